@@ -1,0 +1,73 @@
+/*
+ * image.h - read-only access to the bytes of an image, as a small vtable.
+ *
+ * Backends: raw file, block device (both O_RDONLY), zstd-compressed file,
+ * memory (tests and fuzzers), and a slice (a partition inside a whole-disk
+ * image).  Nothing here can write: the vtable has no write operation, and the
+ * file backends never open for writing.  That is rule 1 of the product.
+ */
+#ifndef XA_IMAGE_H
+#define XA_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ximg;
+
+struct ximg_ops {
+	const char *kind;  /* "raw", "blockdev", "zstd", "memory", "slice" */
+	/*
+	 * Read exactly len bytes at byte off.  Returns 0, XERR_RANGE if any part
+	 * lies past the end of the image, XERR_IO on an OS error (img->errmsg
+	 * says more), XERR_FORMAT if a compressed container is damaged there.
+	 */
+	int (*pread)(struct ximg *img, void *buf, size_t len, uint64_t off);
+	/* Free backend state (not the struct ximg itself). */
+	void (*release)(struct ximg *img);
+};
+
+struct ximg {
+	const struct ximg_ops *ops;
+	uint64_t size;        /* readable bytes */
+	char    *name;        /* for messages; owned */
+	void    *priv;        /* backend state */
+	char     errmsg[256]; /* detail of the last XERR_IO / XERR_FORMAT */
+};
+
+/* Options for ximg_open: which partition or offset to use. */
+struct ximg_open_opts {
+	int      partition;   /* 1-based partition number; 0 = choose automatically */
+	int      have_offset; /* 1: use offset below instead of the partition table */
+	uint64_t offset;      /* byte offset of the filesystem in the image */
+};
+
+/*
+ * Open path read-only.  Detects a zstd file by its magic, a block device by
+ * stat, and otherwise reads it raw; then, unless the filesystem starts at
+ * byte 0, looks for an XFS partition in a GPT or MBR table (or applies the
+ * offset/partition in opts, which may be NULL).  On failure returns a negative
+ * xerr and writes a one-line reason into err (errlen bytes).
+ */
+int ximg_open(const char *path, const struct ximg_open_opts *opts,
+	      struct ximg **out, char *err, size_t errlen);
+
+/* Backends.  Each returns 0 or a negative xerr; *out is set only on success. */
+int ximg_open_raw(const char *path, struct ximg **out, char *err, size_t errlen);
+int ximg_open_zstd(const char *path, struct ximg **out, char *err, size_t errlen);
+/* Memory image over buf; the bytes are copied when copy != 0, else borrowed. */
+int ximg_open_mem(const void *buf, size_t len, int copy, const char *name,
+		  struct ximg **out);
+/* The range [off, off+len) of parent, which the slice takes ownership of. */
+int ximg_open_slice(struct ximg *parent, uint64_t off, uint64_t len,
+		    struct ximg **out);
+
+/* Read exactly len bytes at off (see ximg_ops.pread). */
+int ximg_pread(struct ximg *img, void *buf, size_t len, uint64_t off);
+
+/* Release an image and set *img to NULL; NULL is allowed. */
+void ximg_free(struct ximg **img);
+
+/* Helper for backends: allocate a struct ximg with ops, size and a copy of name. */
+struct ximg *ximg_alloc(const struct ximg_ops *ops, uint64_t size, const char *name);
+
+#endif /* XA_IMAGE_H */
