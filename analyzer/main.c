@@ -1,35 +1,282 @@
 /*
- * main.c - the xfsrecon command line.  Parses options and hands over to the
- * engine; nothing else lives here.
+ * main.c - the xfsrecon command line.  Parses options, runs the engine and
+ * picks the exit code; everything else lives in the engine and the reports.
+ *
+ * Exit codes follow fsck: 0 clean, 4 problems found and left, 8 operational
+ * error (I/O, memory, not XFS, truncated image), 16 usage error.
  */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "config.h"
+
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "analyzer/io/image.h"
+#include "analyzer/io/sha256.h"
+#include "analyzer/report/report_text.h"
+#include "analyzer/report/report_xml.h"
+#include "analyzer/views/show.h"
+
+enum {
+	EXIT_CLEAN = 0,
+	EXIT_PROBLEMS_LEFT = 4,
+	EXIT_OPERATIONAL = 8,
+	EXIT_USAGE = 16,
+};
+
+struct cli {
+	const char *command;
+	const char *image;
+	const char *xml;
+	bool        annotate;
+	bool        progress;
+	bool        quiet;
+	bool        no_hash;
+	struct ximg_open_opts io;
+	int         nargs;
+	char      **args;
+};
 
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: xfsrecon COMMAND [OPTIONS] IMAGE\n"
+		"usage: xfsrecon COMMAND [OPTIONS] IMAGE [ARGS]\n"
 		"\n"
 		"commands:\n"
-		"  info IMAGE            geometry, features, log state, per-AG summary\n"
-		"  check IMAGE           verify every structure; fsck-style exit code\n"
-		"  show IMAGE WHAT       annotated dump of one structure\n"
+		"  info IMAGE              geometry, features, log state, per-AG summary\n"
+		"  check IMAGE             verify every structure; fsck-style exit code\n"
+		"  show IMAGE WHAT         one structure field by field; WHAT is\n"
+		"                          sb N | agf N | agi N | agfl N | inode INO | btree AGNO AGBNO\n"
 		"\n"
-		"exit codes: 0 clean, 4 problems left, 8 operational error, 16 usage error\n");
+		"options:\n"
+		"  --xml FILE              (check) also write the XML report to FILE\n"
+		"  --no-hash               (check) do not compute the image's SHA-256\n"
+		"  --offset BYTES          the filesystem starts at this byte of the image\n"
+		"  --partition N           use partition N of a whole-disk image\n"
+		"  --annotate              (show) explain each field: offset, size, meaning\n"
+		"  --progress              report progress on standard error\n"
+		"  -q, --quiet             (check) print only the summary line\n"
+		"  -h, --help              this text;  --version  the version\n"
+		"\n"
+		"The image is only ever opened read-only.\n"
+		"exit codes: 0 clean, 4 problems found, 8 operational error, 16 usage error\n");
+}
+
+static int parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || !*s || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_cli(int argc, char **argv, struct cli *c)
+{
+	static const struct option longopts[] = {
+		{ "xml", required_argument, NULL, 'x' },
+		{ "no-hash", no_argument, NULL, 'H' },
+		{ "offset", required_argument, NULL, 'o' },
+		{ "partition", required_argument, NULL, 'p' },
+		{ "annotate", no_argument, NULL, 'a' },
+		{ "progress", no_argument, NULL, 'P' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	memset(c, 0, sizeof(*c));
+	while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		uint64_t v;
+
+		switch (opt) {
+		case 'x':
+			c->xml = optarg;
+			break;
+		case 'H':
+			c->no_hash = true;
+			break;
+		case 'o':
+			if (parse_size(optarg, &v)) {
+				fprintf(stderr, "xfsrecon: --offset needs a byte count, not '%s'\n", optarg);
+				return -1;
+			}
+			c->io.have_offset = 1;
+			c->io.offset = v;
+			break;
+		case 'p':
+			if (parse_size(optarg, &v) || v == 0 || v > 4096) {
+				fprintf(stderr, "xfsrecon: --partition needs a partition number, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			c->io.partition = (int)v;
+			break;
+		case 'a':
+			c->annotate = true;
+			break;
+		case 'P':
+			c->progress = true;
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(EXIT_CLEAN);
+		case 'V':
+			printf("xfsrecon %s\n", PACKAGE_VERSION);
+			exit(EXIT_CLEAN);
+		default:
+			return -1;
+		}
+	}
+	if (c->io.have_offset && c->io.partition) {
+		fprintf(stderr, "xfsrecon: --offset and --partition exclude each other\n");
+		return -1;
+	}
+	if (argc - optind < 2) {
+		if (argc - optind == 1 && !strcmp(argv[optind], "help")) {
+			usage(stdout);
+			exit(EXIT_CLEAN);
+		}
+		if (argc - optind == 1 && !strcmp(argv[optind], "version")) {
+			printf("xfsrecon %s\n", PACKAGE_VERSION);
+			exit(EXIT_CLEAN);
+		}
+		fprintf(stderr, "xfsrecon: a command and an image are needed\n");
+		return -1;
+	}
+	c->command = argv[optind];
+	c->image = argv[optind + 1];
+	c->nargs = argc - optind - 2;
+	c->args = argv + optind + 2;
+	return 0;
+}
+
+static void progress_cb(void *arg, const char *pass, uint32_t agno, uint32_t nags)
+{
+	(void)arg;
+	if (agno == UINT32_MAX)
+		fprintf(stderr, "xfsrecon: %s\n", pass);
+	else
+		fprintf(stderr, "xfsrecon: %s: AG %" PRIu32 " of %" PRIu32 "\n", pass, agno + 1, nags);
+}
+
+static int exit_for_error(int rc)
+{
+	return rc == XERR_USAGE ? EXIT_USAGE : EXIT_OPERATIONAL;
+}
+
+static int run(const struct cli *c)
+{
+	struct xa_options opts = { 0 };
+	struct xa_ctx ctx;
+	char err[512];
+	unsigned mode;
+	int rc, code = EXIT_CLEAN;
+
+	if (!strcmp(c->command, "check"))
+		mode = XA_RUN_CHECK;
+	else if (!strcmp(c->command, "info") || !strcmp(c->command, "show"))
+		mode = XA_RUN_INFO;
+	else {
+		fprintf(stderr, "xfsrecon: unknown command '%s'\n", c->command);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(c->command, "show") && c->nargs) {
+		fprintf(stderr, "xfsrecon: unexpected argument '%s'\n", c->args[0]);
+		return EXIT_USAGE;
+	}
+	if (c->progress) {
+		opts.progress = progress_cb;
+	}
+	rc = xa_ctx_open(&ctx, c->image, &c->io, &opts, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "xfsrecon: %s\n", err);
+		return exit_for_error(rc);
+	}
+	rc = xa_run(&ctx, mode);
+	if (rc == XERR_NOTXFS || (rc == 0 && ctx.geom_source == XA_GEOM_NONE)) {
+		fprintf(stderr, "xfsrecon: %s: not an XFS filesystem (no usable superblock)\n",
+			c->image);
+		if (!strcmp(c->command, "check") && !c->quiet)
+			xa_report_text_findings(stdout, &ctx);
+		xa_ctx_release(&ctx);
+		return EXIT_OPERATIONAL;
+	}
+	if (rc) {
+		fprintf(stderr, "xfsrecon: %s: %s\n", c->image, xerr_str(rc));
+		xa_ctx_release(&ctx);
+		return EXIT_OPERATIONAL;
+	}
+
+	if (!strcmp(c->command, "show")) {
+		rc = xa_show(stdout, stderr, &ctx, c->nargs, c->args, c->annotate);
+		xa_ctx_release(&ctx);
+		return rc ? exit_for_error(rc) : EXIT_CLEAN;
+	}
+	if (!strcmp(c->command, "info")) {
+		xa_report_text_info(stdout, &ctx);
+	} else {
+		if (c->xml && !c->no_hash) {
+			if (ximg_sha256(ctx.img, ctx.sha256) == 0)
+				ctx.have_sha256 = true;
+		}
+		if (c->quiet) {
+			fprintf(stdout, "%" PRIu64 " errors, %" PRIu64 " warnings, %" PRIu64 " notes\n",
+				ctx.findings.by_severity[XSEV_ERROR],
+				ctx.findings.by_severity[XSEV_WARNING],
+				ctx.findings.by_severity[XSEV_INFO]);
+		} else {
+			xa_report_text_findings(stdout, &ctx);
+		}
+		if (c->xml) {
+			rc = xa_report_xml_write(&ctx, c->xml, err, sizeof(err));
+			if (rc) {
+				fprintf(stderr, "xfsrecon: %s\n", err);
+				code = exit_for_error(rc);
+			}
+		}
+		if (code == EXIT_CLEAN && xa_findings_count(&ctx.findings, XSEV_ERROR) > 0)
+			code = EXIT_PROBLEMS_LEFT;
+	}
+	if (ctx.truncated) {
+		fprintf(stderr, "xfsrecon: %s: image is truncated: the filesystem needs %" PRIu64
+			" bytes, the image has %" PRIu64 "\n", c->image,
+			ctx.geom.dblocks << ctx.geom.blocklog, ctx.image_size);
+		code = EXIT_OPERATIONAL;
+	} else if (ctx.read_errors) {
+		fprintf(stderr, "xfsrecon: %s: %" PRIu64 " reads failed; results are incomplete\n",
+			c->image, ctx.read_errors);
+		code = EXIT_OPERATIONAL;
+	}
+	xa_ctx_release(&ctx);
+	return code;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version"))) {
-		printf("xfsrecon %s\n", PACKAGE_VERSION);
-		return 0;
+	struct cli c;
+
+	if (parse_cli(argc, argv, &c) != 0) {
+		fprintf(stderr, "try 'xfsrecon --help'\n");
+		return EXIT_USAGE;
 	}
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))) {
-		usage(stdout);
-		return 0;
-	}
-	usage(stderr);
-	return 16;
+	return run(&c);
 }

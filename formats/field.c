@@ -19,9 +19,18 @@ int xfmt_field_get(const uint8_t *buf, size_t len, const struct xfmt_field *f,
 	case XFK_SINT:
 	case XFK_LSN:
 	case XFK_TIME:
+	case XFK_OCT:
+	case XFK_ENUM:
 		if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
 			return -1;
 		*out = xfmt_get_be(buf + f->off, f->size);
+		return 0;
+	case XFK_BIT:
+		if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+			return -1;
+		if (f->bit >= 8u * f->size)
+			return -1;
+		*out = (xfmt_get_be(buf + f->off, f->size) >> f->bit) & 1;
 		return 0;
 	case XFK_CRC:
 		if (f->size != 4)

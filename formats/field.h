@@ -23,6 +23,9 @@ enum xfmt_field_kind {
 	XFK_BYTES,    /* opaque bytes, printed in hex */
 	XFK_LSN,      /* be64 log sequence number, printed hex */
 	XFK_TIME,     /* 8-byte inode timestamp (legacy or bigtime by inode flag) */
+	XFK_OCT,      /* unsigned big-endian integer printed in octal with a leading 0 (mode) */
+	XFK_BIT,      /* one flag bit of a big-endian word: (value >> bit) & 1, printed 0/1 */
+	XFK_ENUM,     /* small unsigned integer; the printer may add a name in parentheses */
 };
 
 struct xfmt_field {
@@ -32,10 +35,11 @@ struct xfmt_field {
 	uint8_t     kind;   /* enum xfmt_field_kind */
 	uint8_t     v5only; /* 1: only present on v5 (CRC) filesystems */
 	const char *doc;    /* one-line meaning, for the teaching view */
+	uint8_t     bit;    /* XFK_BIT: bit number within the size-byte word */
 };
 
 /* A table ends with an entry whose name is NULL. */
-#define XFMT_FIELD_END { NULL, 0, 0, 0, 0, NULL }
+#define XFMT_FIELD_END { NULL, 0, 0, 0, 0, NULL, 0 }
 
 /*
  * Read an integer field (width 1, 2, 4 or 8) from buf.  Returns 0 and sets

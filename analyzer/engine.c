@@ -1,0 +1,140 @@
+/*
+ * engine.c - the analyzer context: open an image, run the ordered passes,
+ * release everything.
+ *
+ * Pass order matters and each pass leaves state for the next:
+ *   superblocks  geometry (primary, or a recorded vote of the secondaries)
+ *   ag-headers   AGF/AGI/AGFL of every AG decoded and verified
+ *   log          log head found: clean or dirty
+ *   btrees       every AG btree walked; free-space and inode records kept
+ *   inodes       every inode chunk named by the inobt read and verified
+ *   counters     header counters compared with what the walks counted
+ * A pass that cannot run (no geometry) is skipped; findings never stop a run,
+ * only an operational error (out of memory) does.
+ */
+#include "analyzer/engine.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/engine_io.h"
+#include "analyzer/errors.h"
+#include "analyzer/io/image.h"
+#include "analyzer/scan/passes.h"
+
+#define XA_DEFAULT_CACHE_BYTES (256u << 20)
+
+void xa_ag_release(struct xa_ag *ag)
+{
+	free(ag->chunks);
+	ag->chunks = NULL;
+	ag->nchunks = ag->chunks_cap = 0;
+	xa_bitmap_release(&ag->claimed);
+}
+
+int xa_ctx_open(struct xa_ctx *ctx, const char *path,
+		const struct ximg_open_opts *io, const struct xa_options *opts,
+		char *err, size_t errlen)
+{
+	size_t cache_bytes;
+	int rc;
+
+	memset(ctx, 0, sizeof(*ctx));
+	xa_findings_init(&ctx->findings);
+	ctx->image_path = path;
+	if (opts)
+		ctx->opts = *opts;
+	rc = ximg_open(path, io, &ctx->img, err, errlen);
+	if (rc)
+		return rc;
+	ctx->image_size = ctx->img->size;
+	cache_bytes = ctx->opts.cache_bytes ? (size_t)ctx->opts.cache_bytes
+					    : XA_DEFAULT_CACHE_BYTES;
+	rc = xcache_new(ctx->img, cache_bytes, &ctx->cache);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot set up the block cache: %s", path, xerr_str(rc));
+		ximg_free(&ctx->img);
+		return rc;
+	}
+	return 0;
+}
+
+void xa_ctx_release(struct xa_ctx *ctx)
+{
+	if (ctx->ags) {
+		for (uint32_t i = 0; i < ctx->nags; i++)
+			xa_ag_release(&ctx->ags[i]);
+	}
+	free(ctx->ags);
+	ctx->ags = NULL;
+	xcache_free(&ctx->cache);
+	ximg_free(&ctx->img);
+	xa_findings_release(&ctx->findings);
+}
+
+int xa_read(struct xa_ctx *ctx, uint64_t off, size_t len, struct xbuf **out,
+	    const struct xa_loc *loc)
+{
+	int rc = xcache_read(ctx->cache, off, len, out);
+
+	if (rc == 0 || rc == XERR_NOMEM)
+		return rc;
+	ctx->read_errors++;
+	{
+		struct xprob p = {
+			.code = XP_imageReadError,
+			.has = XPROB_HAS_OFF | XPROB_HAS_OBSERVED | XPROB_HAS_BYTE,
+			.off = off, .byte = off, .observed = len,
+		};
+		xa_findings_add(&ctx->findings, &p, loc);
+	}
+	return rc;
+}
+
+void xa_put(struct xa_ctx *ctx, struct xbuf **b)
+{
+	xcache_release(ctx->cache, b);
+}
+
+void xa_report(struct xa_ctx *ctx, const struct xa_loc *loc, enum xprob_code code,
+	       const char *field, uint64_t expected, uint64_t observed, unsigned has)
+{
+	struct xprob p = {
+		.code = code, .has = has, .field = field,
+		.expected = expected, .observed = observed,
+	};
+
+	xa_findings_add(&ctx->findings, &p, loc);
+}
+
+static const struct xa_pass xa_passes[] = {
+	{ "superblocks", xa_pass_superblocks, XA_RUN_INFO | XA_RUN_CHECK },
+	{ "ag-headers",  xa_pass_ag_headers,  XA_RUN_INFO | XA_RUN_CHECK },
+	{ "log",         xa_pass_log,         XA_RUN_INFO | XA_RUN_CHECK },
+	{ "btrees",      xa_pass_btrees,      XA_RUN_CHECK },
+	{ "inodes",      xa_pass_inodes,      XA_RUN_CHECK },
+	{ "counters",    xa_pass_counters,    XA_RUN_CHECK },
+};
+
+int xa_run(struct xa_ctx *ctx, unsigned mode)
+{
+	for (size_t i = 0; i < sizeof(xa_passes) / sizeof(xa_passes[0]); i++) {
+		const struct xa_pass *p = &xa_passes[i];
+		int rc;
+
+		if (!(p->modes & mode))
+			continue;
+		/* Without a geometry only the superblock pass can say anything. */
+		if (i > 0 && ctx->geom_source == XA_GEOM_NONE)
+			break;
+		if (ctx->opts.progress)
+			ctx->opts.progress(ctx->opts.progress_arg, p->name, UINT32_MAX, ctx->nags);
+		rc = p->run(ctx);
+		if (rc < 0)
+			return rc;
+	}
+	xa_findings_sort(&ctx->findings);
+	return 0;
+}

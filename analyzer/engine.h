@@ -1,0 +1,146 @@
+/*
+ * engine.h - the analyzer's one context and its ordered passes.
+ *
+ * The engine owns a struct xa_ctx for the run: the image, the block cache,
+ * the geometry chosen for the filesystem, one summary per AG, and the
+ * findings table.  Passes (analyzer/scan/) run in order over this context;
+ * each pass file's header says what it checks and what it leaves behind for
+ * later passes.  Reports and views read the finished context.
+ */
+#ifndef XA_ENGINE_H
+#define XA_ENGINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analyzer/findings/findings.h"
+#include "analyzer/model/bitmap.h"
+#include "formats/agf.h"
+#include "formats/agi.h"
+#include "formats/geom.h"
+#include "formats/sb.h"
+
+struct ximg;
+struct xcache;
+struct ximg_open_opts;
+
+/* How the geometry in use was chosen (rule 4: which copy we believed, and why). */
+enum xa_geom_source {
+	XA_GEOM_NONE,       /* no usable superblock anywhere */
+	XA_GEOM_PRIMARY,    /* primary superblock, agreed with (or not outvoted by) secondaries */
+	XA_GEOM_VOTE,       /* primary unusable or outvoted: majority of secondaries */
+};
+
+/* Per-btree walk summary. */
+struct xa_btree_sum {
+	bool     present;    /* the tree exists on this filesystem */
+	bool     walked;     /* the walk reached every block it could */
+	uint32_t root;
+	uint32_t levels;     /* height found by the walk */
+	uint64_t blocks;     /* blocks visited, root included */
+	uint64_t records;    /* leaf records visited */
+};
+
+enum { XA_BT_BNO, XA_BT_CNT, XA_BT_INO, XA_BT_FINO, XA_BT_RMAP, XA_BT_REFC, XA_BT_AG_COUNT };
+
+/* What the passes learned about one allocation group. */
+struct xa_ag {
+	uint32_t agno;
+	uint32_t length;            /* from the geometry */
+	bool     sb_ok, agf_ok, agi_ok, agfl_ok;  /* header decoded and usable */
+	struct xfmt_agf agf;        /* decoded AGF (valid when agf_ok) */
+	struct xfmt_agi agi;        /* decoded AGI (valid when agi_ok) */
+	struct xa_btree_sum bt[XA_BT_AG_COUNT];
+	/* Totals counted by walking, to compare with the header counters. */
+	uint64_t free_blocks;       /* sum of bnobt record lengths */
+	uint64_t longest_free;      /* longest bnobt extent */
+	uint64_t inodes;            /* sum of inobt ir_count */
+	uint64_t free_inodes;       /* sum of inobt ir_freecount */
+	uint64_t inodes_checked;    /* inode cores read and verified */
+	uint64_t inodes_in_use;     /* of those, allocated (mode != 0) */
+	uint32_t unlinked_heads;    /* non-empty AGI unlinked buckets */
+
+	/* Left by the btrees pass for the inodes pass: the inobt leaf records
+	 * in key order (count bounded by the blocks actually walked). */
+	struct xa_ichunk *chunks;
+	size_t            nchunks, chunks_cap;
+	/* Blocks claimed by AG metadata so far (headers, btree blocks, AGFL,
+	 * inode chunks); a second claim is a finding. */
+	struct xa_bitmap  claimed;
+	/* Order-independent digest of the bnobt and cntbt record sets: the two
+	 * trees must index the same extents. */
+	uint64_t          bno_digest, cnt_digest;
+	uint64_t          bno_recs, cnt_recs, cnt_free_blocks, cnt_longest;
+};
+
+/* One inobt record, decoded. */
+struct xa_ichunk {
+	uint32_t startino;   /* agino of the first inode */
+	uint16_t holemask;   /* bit j set: inodes 4j..4j+3 absent */
+	uint8_t  count;      /* inodes present */
+	uint8_t  freecount;
+	uint64_t free;       /* bit i set: inode startino+i is free */
+};
+
+/* Free what a struct xa_ag owns (not the struct itself). */
+void xa_ag_release(struct xa_ag *ag);
+
+struct xa_options {
+	bool     verbose;
+	uint64_t cache_bytes;       /* block cache bound; 0 = default */
+	/* Called at the start of each pass and each AG within it (may be NULL). */
+	void   (*progress)(void *arg, const char *pass, uint32_t agno, uint32_t nags);
+	void    *progress_arg;
+};
+
+struct xa_ctx {
+	/* input */
+	const char     *image_path;
+	struct ximg    *img;
+	struct xcache  *cache;
+	uint64_t        image_size;      /* bytes of the (partition) image */
+	bool            have_sha256;
+	uint8_t         sha256[32];      /* of the image bytes as read */
+
+	/* geometry and the vote behind it */
+	struct xfmt_sb  sb;              /* the superblock whose geometry is used */
+	bool            sb_primary_ok;   /* primary superblock decoded and sane */
+	struct xfmt_geom geom;
+	enum xa_geom_source geom_source;
+	uint32_t        sb_votes_for;    /* superblocks agreeing with the chosen geometry */
+	uint32_t        sb_votes_total;  /* superblocks read */
+
+	/* log state: from the log head (dirty = not cleanly unmounted) */
+	bool            log_checked;
+	bool            log_dirty;
+
+	/* per-AG results */
+	struct xa_ag   *ags;
+	uint32_t        nags;
+
+	struct xa_findings findings;
+	struct xa_options  opts;
+	uint64_t           read_errors;  /* reads the image refused (exit 8) */
+	bool               truncated;    /* image shorter than the geometry (exit 8) */
+};
+
+/* Which commands a pass serves. */
+enum { XA_RUN_INFO = 1u << 0, XA_RUN_CHECK = 1u << 1 };
+
+/*
+ * Open the image at path (read-only; see ximg_open for io, which may be NULL)
+ * and prepare ctx.  On failure returns a negative xerr with a one-line reason
+ * in err; ctx then needs no release.
+ */
+int xa_ctx_open(struct xa_ctx *ctx, const char *path,
+		const struct ximg_open_opts *io, const struct xa_options *opts,
+		char *err, size_t errlen);
+
+/* Run the passes for mode (XA_RUN_*).  Returns 0, or a negative xerr when
+ * the run could not continue (out of memory). */
+int xa_run(struct xa_ctx *ctx, unsigned mode);
+
+/* Release everything ctx owns. */
+void xa_ctx_release(struct xa_ctx *ctx);
+
+#endif /* XA_ENGINE_H */

@@ -1,0 +1,20 @@
+/*
+ * report_text.h - the human-readable outputs of `check` and `info`.
+ */
+#ifndef XA_REPORT_TEXT_H
+#define XA_REPORT_TEXT_H
+
+#include <stdio.h>
+
+struct xa_ctx;
+
+/* Every finding, one per line, then a summary line. */
+void xa_report_text_findings(FILE *out, const struct xa_ctx *ctx);
+
+/* Geometry, features, log state and the per-AG table. */
+void xa_report_text_info(FILE *out, const struct xa_ctx *ctx);
+
+/* Names of the feature bits set in the chosen superblock, space separated. */
+void xa_features_string(const struct xa_ctx *ctx, char *buf, size_t len);
+
+#endif /* XA_REPORT_TEXT_H */

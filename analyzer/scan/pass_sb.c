@@ -1,0 +1,271 @@
+/*
+ * pass_sb.c - superblocks and the geometry the rest of the run uses.
+ *
+ * Checks: the primary superblock (every verifier rule, CRC separately), each
+ * secondary superblock's geometry against the chosen one, the image size
+ * against dblocks.
+ * Leaves: ctx->sb, ctx->geom and ctx->geom_source with the vote counts
+ * (rule 4: the report says which copy was believed and why), and ctx->ags
+ * allocated, one per AG.
+ *
+ * Vote: every readable superblock whose own geometry is sane casts a vote for
+ * its geometry fields.  The primary is believed unless it is unusable or a
+ * strict majority of the secondaries agree with each other against it.  When
+ * the primary is unusable, candidate secondaries are found by scanning the
+ * image for superblock magic at sector boundaries where a secondary of that
+ * candidate's own geometry would sit.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/engine.h"
+#include "analyzer/engine_io.h"
+#include "analyzer/errors.h"
+#include "analyzer/io/image.h"
+#include "analyzer/scan/passes.h"
+#include "formats/endian.h"
+#include "formats/sb.h"
+
+/* Secondaries compared at most; beyond this the vote uses a sample. */
+#define SB_VOTE_MAX_READ   1024u
+/* How far the scan for a secondary superblock looks when the primary is bad. */
+#define SB_SCAN_CHUNK      (1u << 20)
+
+struct sb_candidate {
+	struct xfmt_sb sb;
+	uint32_t votes;
+};
+
+/* Read and decode the superblock at byte off; 0 on success. */
+static int sb_read(struct xa_ctx *ctx, uint64_t off, uint32_t agno,
+		   struct xfmt_sb *out, bool verify)
+{
+	struct xa_loc_sink ls;
+	struct xbuf *b = NULL;
+	size_t len = XFS_BB_SIZE;
+	uint16_t sectsize;
+	int rc;
+
+	xa_loc_sink_init(&ls, &ctx->findings);
+	ls.loc.has = XPROB_HAS_AG | XPROB_HAS_AGBNO | XPROB_HAS_BYTE;
+	ls.loc.agno = agno;
+	ls.loc.byte = off;
+	ls.loc.what = "sb";
+
+	rc = xa_read(ctx, off, len, &b, verify ? &ls.loc : NULL);
+	if (rc)
+		return rc;
+	if (xfmt_get_be32(b->data) != XFS_SB_MAGIC) {
+		if (verify)
+			xa_report(ctx, &ls.loc, XP_sbBadMagic, "magicnum", XFS_SB_MAGIC,
+				  xfmt_get_be32(b->data),
+				  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+		xa_put(ctx, &b);
+		return XERR_NOTXFS;
+	}
+	/* The CRC covers a whole sector: re-read with the sector size it names. */
+	sectsize = xfmt_get_be16(b->data + 102);
+	if (sectsize > XFS_BB_SIZE && sectsize <= 32768 && !(sectsize & (sectsize - 1)) &&
+	    off + sectsize <= ctx->image_size) {
+		xa_put(ctx, &b);
+		len = sectsize;
+		rc = xa_read(ctx, off, len, &b, verify ? &ls.loc : NULL);
+		if (rc)
+			return rc;
+	}
+	rc = xfmt_sb_decode(b->data, b->len, out);
+	if (rc == 0 && verify)
+		xfmt_sb_verify(b->data, b->len, out, &ls.sink);
+	xa_put(ctx, &b);
+	return rc ? XERR_NOTXFS : 0;
+}
+
+/* Two superblocks describe the same filesystem geometry. */
+static bool sb_same_geometry(const struct xfmt_sb *a, const struct xfmt_sb *b)
+{
+	struct xa_findings scratch;
+	struct xa_loc_sink ls;
+	unsigned n;
+
+	xa_findings_init(&scratch);
+	xa_loc_sink_init(&ls, &scratch);
+	n = xfmt_sb_compare_geometry(a, b, 0, &ls.sink);
+	xa_findings_release(&scratch);
+	return n == 0;
+}
+
+/* Count, over AG 1.., the secondaries agreeing with cand's geometry. */
+static int sb_count_votes(struct xa_ctx *ctx, const struct xfmt_sb *cand,
+			  uint32_t *agree, uint32_t *read_ok)
+{
+	struct xfmt_geom g;
+	uint32_t step = 1;
+
+	*agree = 0;
+	*read_ok = 0;
+	if (xfmt_geom_from_sb(cand, &g) != 0)
+		return 0;
+	if (g.agcount > SB_VOTE_MAX_READ)
+		step = g.agcount / SB_VOTE_MAX_READ + 1;
+	for (uint32_t agno = 1; agno < g.agcount; agno += step) {
+		uint64_t off = xfmt_geom_ag_byte(&g, agno);
+		struct xfmt_sb sb;
+
+		if (off + XFS_BB_SIZE > ctx->image_size)
+			break;
+		if (sb_read(ctx, off, agno, &sb, false) != 0)
+			continue;
+		(*read_ok)++;
+		if (sb_same_geometry(cand, &sb))
+			(*agree)++;
+	}
+	return 0;
+}
+
+/*
+ * The primary is unusable: look for a secondary superblock.  A candidate at
+ * byte off is accepted only if its own geometry puts AG n exactly there.
+ */
+static bool sb_find_secondary(struct xa_ctx *ctx, struct xfmt_sb *out)
+{
+	uint8_t *chunk = malloc(SB_SCAN_CHUNK);
+	bool found = false;
+
+	if (!chunk)
+		return false;
+	for (uint64_t base = 0; base < ctx->image_size && !found; base += SB_SCAN_CHUNK) {
+		size_t len = SB_SCAN_CHUNK;
+
+		if (ctx->image_size - base < len)
+			len = (size_t)(ctx->image_size - base);
+		if (ximg_pread(ctx->img, chunk, len, base) != 0)
+			continue;
+		for (size_t o = (base == 0 ? XFS_BB_SIZE : 0); o + 264 <= len; o += XFS_BB_SIZE) {
+			struct xfmt_sb sb;
+			struct xfmt_geom g;
+			uint64_t at = base + o, agbytes;
+
+			if (xfmt_get_be32(chunk + o) != XFS_SB_MAGIC)
+				continue;
+			if (xfmt_sb_decode(chunk + o, len - o, &sb) != 0 ||
+			    xfmt_geom_from_sb(&sb, &g) != 0)
+				continue;
+			agbytes = (uint64_t)g.agblocks << g.blocklog;
+			if (agbytes == 0 || at % agbytes != 0 || at / agbytes >= g.agcount)
+				continue;
+			*out = sb;
+			found = true;
+			break;
+		}
+	}
+	free(chunk);
+	return found;
+}
+
+static int ags_alloc(struct xa_ctx *ctx)
+{
+	uint64_t fit;
+
+	/* agcount is trusted only as far as the image could hold those AGs:
+	 * AGs past the end are reported by the truncation check, not walked. */
+	fit = ctx->image_size / ((uint64_t)ctx->geom.agblocks << ctx->geom.blocklog) + 1;
+	ctx->nags = ctx->geom.agcount;
+	if (ctx->nags > fit)
+		ctx->nags = (uint32_t)fit;
+	ctx->ags = calloc(ctx->nags, sizeof(*ctx->ags));
+	if (!ctx->ags)
+		return XERR_NOMEM;
+	for (uint32_t i = 0; i < ctx->nags; i++) {
+		ctx->ags[i].agno = i;
+		ctx->ags[i].length = xfmt_geom_ag_length(&ctx->geom, i);
+	}
+	return 0;
+}
+
+int xa_pass_superblocks(struct xa_ctx *ctx)
+{
+	struct xfmt_sb primary, chosen;
+	struct xfmt_geom g;
+	bool primary_ok = false;
+	uint32_t agree = 0, total = 0;
+	struct xa_loc loc = { XPROB_HAS_AG | XPROB_HAS_BYTE, 0, 0, 0, 0, "sb" };
+	int rc;
+
+	rc = sb_read(ctx, 0, 0, &primary, true);
+	if (rc == XERR_NOMEM)
+		return rc;
+	if (rc == 0 && xfmt_geom_from_sb(&primary, &g) == 0)
+		primary_ok = true;
+	ctx->sb_primary_ok = primary_ok;
+
+	if (primary_ok) {
+		chosen = primary;
+		sb_count_votes(ctx, &primary, &agree, &total);
+		/* Outvoted: most secondaries agree with each other, not with us. */
+		if (total >= 2 && agree * 2 < total) {
+			struct xfmt_sb alt;
+
+			if (sb_find_secondary(ctx, &alt)) {
+				uint32_t a2, t2;
+
+				sb_count_votes(ctx, &alt, &a2, &t2);
+				if (a2 * 2 > t2 && a2 > agree) {
+					xa_report(ctx, &loc, XP_sbPrimaryOutvoted, "geometry",
+						  a2, agree,
+						  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+					chosen = alt;
+					agree = a2;
+					total = t2;
+					ctx->geom_source = XA_GEOM_VOTE;
+				}
+			}
+		}
+		if (ctx->geom_source != XA_GEOM_VOTE)
+			ctx->geom_source = XA_GEOM_PRIMARY;
+		ctx->sb_votes_for = agree + (ctx->geom_source == XA_GEOM_PRIMARY);
+		ctx->sb_votes_total = total + 1;
+	} else {
+		struct xfmt_sb alt;
+
+		if (!sb_find_secondary(ctx, &alt)) {
+			ctx->geom_source = XA_GEOM_NONE;
+			return rc == XERR_NOTXFS || rc == 0 ? XERR_NOTXFS : 0;
+		}
+		sb_count_votes(ctx, &alt, &agree, &total);
+		xa_report(ctx, &loc, XP_sbGeometryFromVote, NULL, 0, agree, XPROB_HAS_OBSERVED);
+		chosen = alt;
+		ctx->geom_source = XA_GEOM_VOTE;
+		ctx->sb_votes_for = agree;
+		ctx->sb_votes_total = total + 1;
+	}
+
+	ctx->sb = chosen;
+	if (ctx->geom_source == XA_GEOM_VOTE) {
+		/* The secondary carries no counters or root inode of its own
+		 * worth trusting; keep the primary's where it was readable. */
+		ctx->sb.inprogress = 0;
+		if (rc == 0) {
+			ctx->sb.rootino = primary.rootino;
+			ctx->sb.icount = primary.icount;
+			ctx->sb.ifree = primary.ifree;
+			ctx->sb.fdblocks = primary.fdblocks;
+		}
+	}
+	if (xfmt_geom_from_sb(&ctx->sb, &ctx->geom) != 0) {
+		ctx->geom_source = XA_GEOM_NONE;
+		return 0;
+	}
+
+	{
+		uint64_t need = ctx->geom.dblocks << ctx->geom.blocklog;
+
+		if (need > ctx->image_size) {
+			ctx->truncated = true;
+			xa_report(ctx, &loc, XP_imageTruncated, NULL, need, ctx->image_size,
+				  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+		}
+	}
+	return ags_alloc(ctx);
+}
