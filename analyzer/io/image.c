@@ -229,6 +229,13 @@ int ximg_open(const char *path, const struct ximg_open_opts *opts,
 	}
 
 	rc = xpart_find_xfs(img, opts ? opts->partition : 0, &part, err, errlen);
+	if (rc == XERR_NOTXFS && (!opts || opts->partition == 0)) {
+		/* No partition table and no superblock magic at byte 0: hand the
+		 * whole image to the analyzer, which can still find secondary
+		 * superblocks (the primary may be the damaged part). */
+		*out = img;
+		return 0;
+	}
 	if (rc) {
 		ximg_free(&img);
 		return rc;

@@ -33,10 +33,16 @@
 /* How far the scan for a secondary superblock looks when the primary is bad. */
 #define SB_SCAN_CHUNK      (1u << 20)
 
-struct sb_candidate {
-	struct xfmt_sb sb;
-	uint32_t votes;
-};
+/* Re-labels geometry differences as the primary's, not a secondary's. */
+static void outvoted_report(void *arg, const struct xprob *p)
+{
+	struct xa_loc_sink *ls = arg;
+	struct xprob q = *p;
+
+	if (q.code == XP_sbSecondaryMismatch)
+		q.code = XP_sbPrimaryFieldOutvoted;
+	xa_findings_add(ls->findings, &q, &ls->loc);
+}
 
 /* Read and decode the superblock at byte off; 0 on success. */
 static int sb_read(struct xa_ctx *ctx, uint64_t off, uint32_t agno,
@@ -191,7 +197,12 @@ int xa_pass_superblocks(struct xa_ctx *ctx)
 	bool primary_ok = false;
 	uint32_t agree = 0, total = 0;
 	struct xa_loc loc = { XPROB_HAS_AG | XPROB_HAS_BYTE, 0, 0, 0, 0, "sb" };
+	struct xa_loc_sink ls;
 	int rc;
+
+	xa_loc_sink_init(&ls, &ctx->findings);
+	ls.loc = loc;
+	ls.sink.report = outvoted_report;
 
 	rc = sb_read(ctx, 0, 0, &primary, true);
 	if (rc == XERR_NOMEM)
@@ -203,18 +214,24 @@ int xa_pass_superblocks(struct xa_ctx *ctx)
 	if (primary_ok) {
 		chosen = primary;
 		sb_count_votes(ctx, &primary, &agree, &total);
-		/* Outvoted: most secondaries agree with each other, not with us. */
-		if (total >= 2 && agree * 2 < total) {
+		/*
+		 * Fewer than half of the secondaries the primary's geometry
+		 * predicts confirm it: either they disagree, or they are not
+		 * where it says (a corrupt agblocks moves them all).  Look for
+		 * a secondary by scanning, and let the larger camp win.
+		 */
+		if (g.agcount > 1 && agree * 2 < g.agcount - 1) {
 			struct xfmt_sb alt;
 
-			if (sb_find_secondary(ctx, &alt)) {
+			if (sb_find_secondary(ctx, &alt) && !sb_same_geometry(&alt, &primary)) {
 				uint32_t a2, t2;
 
 				sb_count_votes(ctx, &alt, &a2, &t2);
-				if (a2 * 2 > t2 && a2 > agree) {
+				if (a2 > agree) {
 					xa_report(ctx, &loc, XP_sbPrimaryOutvoted, "geometry",
 						  a2, agree,
 						  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+					xfmt_sb_compare_geometry(&alt, &primary, 0, &ls.sink);
 					chosen = alt;
 					agree = a2;
 					total = t2;
