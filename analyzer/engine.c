@@ -34,30 +34,44 @@ void xa_ag_release(struct xa_ag *ag)
 	xa_bitmap_release(&ag->claimed);
 }
 
-int xa_ctx_open(struct xa_ctx *ctx, const char *path,
-		const struct ximg_open_opts *io, const struct xa_options *opts,
-		char *err, size_t errlen)
+int xa_ctx_open_img(struct xa_ctx *ctx, struct ximg *img, const struct xa_options *opts)
 {
 	size_t cache_bytes;
 	int rc;
 
 	memset(ctx, 0, sizeof(*ctx));
 	xa_findings_init(&ctx->findings);
-	ctx->image_path = path;
+	ctx->image_path = img->name;
 	if (opts)
 		ctx->opts = *opts;
-	rc = ximg_open(path, io, &ctx->img, err, errlen);
-	if (rc)
-		return rc;
-	ctx->image_size = ctx->img->size;
 	cache_bytes = ctx->opts.cache_bytes ? (size_t)ctx->opts.cache_bytes
 					    : XA_DEFAULT_CACHE_BYTES;
-	rc = xcache_new(ctx->img, cache_bytes, &ctx->cache);
+	rc = xcache_new(img, cache_bytes, &ctx->cache);
+	if (rc)
+		return rc;
+	ctx->img = img;
+	ctx->image_size = img->size;
+	return 0;
+}
+
+int xa_ctx_open(struct xa_ctx *ctx, const char *path,
+		const struct ximg_open_opts *io, const struct xa_options *opts,
+		char *err, size_t errlen)
+{
+	struct ximg *img = NULL;
+	int rc;
+
+	memset(ctx, 0, sizeof(*ctx));
+	rc = ximg_open(path, io, &img, err, errlen);
+	if (rc)
+		return rc;
+	rc = xa_ctx_open_img(ctx, img, opts);
 	if (rc) {
 		snprintf(err, errlen, "%s: cannot set up the block cache: %s", path, xerr_str(rc));
-		ximg_free(&ctx->img);
+		ximg_free(&img);
 		return rc;
 	}
+	ctx->image_path = path;
 	return 0;
 }
 

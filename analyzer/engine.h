@@ -136,6 +136,12 @@ int xa_ctx_open(struct xa_ctx *ctx, const char *path,
 		const struct ximg_open_opts *io, const struct xa_options *opts,
 		char *err, size_t errlen);
 
+/*
+ * Prepare ctx over an image that is already open; ctx takes ownership of img
+ * on success (released by xa_ctx_release).  Returns 0 or a negative xerr.
+ */
+int xa_ctx_open_img(struct xa_ctx *ctx, struct ximg *img, const struct xa_options *opts);
+
 /* Run the passes for mode (XA_RUN_*).  Returns 0, or a negative xerr when
  * the run could not continue (out of memory). */
 int xa_run(struct xa_ctx *ctx, unsigned mode);

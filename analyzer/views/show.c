@@ -81,7 +81,10 @@ static int show_header(FILE *out, FILE *err, struct xa_ctx *ctx, const char *wha
 	case 2: {
 		struct xfmt_agi agi;
 
-		xa_fields_print(out, xfmt_agi_fields, b->data, b->len, po);
+		/* The bucket array prints below, one line per non-empty bucket. */
+		for (const struct xfmt_field *f = xfmt_agi_fields; f->name; f++)
+			if (strcmp(f->name, "unlinked") != 0)
+				xa_field_print(out, f, b->data, b->len, po);
 		if (xfmt_agi_decode(b->data, b->len, &agi) == 0)
 			for (unsigned i = 0; i < XFS_AGI_UNLINKED_BUCKETS; i++)
 				if (agi.unlinked[i] != XFS_NULLAGINO)
@@ -91,7 +94,9 @@ static int show_header(FILE *out, FILE *err, struct xa_ctx *ctx, const char *wha
 	default: {
 		struct xfmt_agfl agfl;
 
-		xa_fields_print(out, xfmt_agfl_fields, b->data, b->len, po);
+		/* A v4 AGFL has no header at all, unlike the other sectors. */
+		if (g->v5)
+			xa_fields_print(out, xfmt_agfl_fields, b->data, b->len, po);
 		if (xfmt_agfl_decode(b->data, b->len, g, &agfl) == 0)
 			for (uint32_t i = 0; i < agfl.size; i++) {
 				uint32_t v = xfmt_agfl_slot(&agfl, i);
