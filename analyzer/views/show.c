@@ -128,8 +128,10 @@ static int show_inode(FILE *out, FILE *err, struct xa_ctx *ctx, uint64_t ino,
 	if (xfmt_dinode_decode(b->data, b->len, g, &d) == 0) {
 		po->bigtime = (d.flags2 & 0x8) != 0;
 		po->v5 = d.version >= 3;  /* xfs_db prints v3 fields only for v3 inodes */
+		xa_fields_print(out, xfmt_dinode_fields(&d), b->data, b->len, po);
+	} else {
+		xa_fields_print(out, xfmt_dinode_core_fields, b->data, b->len, po);
 	}
-	xa_fields_print(out, xfmt_dinode_core_fields, b->data, b->len, po);
 	xa_put(ctx, &b);
 	return 0;
 }
