@@ -1,0 +1,184 @@
+#!/bin/sh
+# blocktrash-sweep.sh - corrupt real images block type by block type with
+# xfs_db's blocktrash and run xfsrecon on each; report crashes and hangs.
+#
+# usage: tests/fuzz/blocktrash-sweep.sh [N_IMAGES]     (default 200)
+#
+# For seed 1, 2, ... and every committed corpus image (corpus/images/*.img.zst;
+# without them, a populated scratch image is made) and every metadata block
+# type, a copy of the image gets
+#     xfs_db -x -c blockget -c 'blocktrash -n 4 -s SEED -t TYPE -3'
+# (four blocks of that type, a random run of 1-1024 bits each set to random
+# values; a type the image does not have is skipped), until N_IMAGES trashed
+# images were made.  On each, these run with a 30 s timeout:
+#     xfsrecon check --no-hash --xml R IMG   (R is validated against doc/report.xsd;
+#                                            hashing 400 MB would only slow the sweep)
+#     xfsrecon info IMG
+#     xfsrecon ls IMG /  and  xfsrecon repair IMG -o OUT   once those commands exist
+# A crash is an exit status >= 128 or any sanitizer report; a hang is the
+# timeout.  Exit statuses 0, 4 and 8 are the expected outcomes of a check
+# (clean, problems left, operational error), 16 a usage error (a bug here).
+# Failing images are kept, compressed, with their stderr, in
+# SWEEP_WORKDIR/fail/.  Prints a table per block type and exits 1 if anything
+# crashed, hung or wrote an invalid report.  Not part of `make check`.
+#
+# Environment:
+#   XFSRECON       program to test; default: an ASan+UBSan build made in
+#                  SWEEP_BUILDDIR (default _build-sweep in the source tree)
+#   SWEEP_WORKDIR  scratch directory (default: a new one under TMPDIR or /tmp)
+set -u
+
+n_images=${1:-200}
+srcdir=$(cd "$(dirname "$0")/../.." && pwd)
+TYPES="sb btbno btcnt btino btfino btrmap btrefcnt btbmapd btbmapa inode dir attr symlink log"
+
+for t in xfs_db zstd timeout; do
+	command -v "$t" >/dev/null 2>&1 || { echo "blocktrash-sweep.sh: $t missing" >&2; exit 2; }
+done
+
+if [ -z "${XFSRECON:-}" ]; then
+	b=${SWEEP_BUILDDIR:-$srcdir/_build-sweep}
+	mkdir -p "$b"
+	if [ ! -f "$b/Makefile" ]; then
+		(cd "$srcdir" && { [ -f configure ] || autoreconf -fi; }) || exit 2
+		(cd "$b" && "$srcdir/configure" -q --enable-asan --enable-ubsan) || exit 2
+	fi
+	(cd "$b" && make -s -j2 xfsrecon) || exit 2
+	XFSRECON=$b/xfsrecon
+fi
+work=${SWEEP_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/xfz-sweep.XXXXXX")}
+mkdir -p "$work/base" "$work/fail"
+: > "$work/results"
+
+# Sanitizers end the process with a signal so that the exit status says so.
+ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_may_return_null=1
+UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+export ASAN_OPTIONS UBSAN_OPTIONS
+
+# ---------------------------------------------------------------- base images
+for z in "$srcdir"/corpus/images/*.img.zst; do
+	[ -f "$z" ] || continue
+	name=$(basename "$z" .img.zst)
+	[ -f "$work/base/$name.img" ] || zstd -q -d -f -o "$work/base/$name.img" "$z" || exit 2
+done
+if ! ls "$work/base"/*.img >/dev/null 2>&1; then
+	# No corpus: a populated scratch image (needs root for the loop mount).
+	img="$work/base/scratch.img"
+	truncate -s 320m "$img"
+	mkfs.xfs -q -m rmapbt=1,reflink=1 "$img" || exit 2
+	mkdir -p "$work/mnt"
+	mount -o loop "$img" "$work/mnt" || exit 2
+	mkdir -p "$work/mnt/d/sub"
+	i=0
+	while [ $i -lt 300 ]; do
+		printf 'file %d\n' $i > "$work/mnt/d/f$i"
+		i=$((i + 1))
+	done
+	ln -s f1 "$work/mnt/d/link"
+	xfs_io -f -c "pwrite -q 0 1m" "$work/mnt/d/big"
+	umount "$work/mnt"
+fi
+
+extra_cmds=""
+help=$("$XFSRECON" --help 2>&1)
+printf '%s\n' "$help" | grep -q '^  ls ' && extra_cmds="$extra_cmds ls"
+printf '%s\n' "$help" | grep -q '^  repair ' && extra_cmds="$extra_cmds repair"
+xsd="$srcdir/doc/report.xsd"
+
+# classify RC ERRFILE: ok | crash | hang | usage
+classify() {
+	if [ "$1" -eq 124 ]; then
+		echo hang
+	elif [ "$1" -ge 128 ] || grep -qE 'Sanitizer|runtime error:' "$2"; then
+		echo crash
+	elif [ "$1" -eq 16 ]; then
+		echo usage
+	else
+		echo ok
+	fi
+}
+
+# run_cmd TAG CMD...: run one xfsrecon command, record it
+run_cmd() {
+	tag=$1
+	shift
+	timeout 30 "$@" > "$work/out" 2> "$work/err"
+	rc=$?
+	class=$(classify "$rc" "$work/err")
+	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$type" "$seed" "$tag" "$rc" "$class" >> "$work/results"
+	if [ "$class" != ok ]; then
+		f="$work/fail/$name-$type-s$seed-$tag"
+		cp "$work/err" "$f.stderr"
+		[ -f "$f.img.zst" ] || zstd -q -f -o "$f.img.zst" "$work/cur.img"
+		echo "  $class: $tag on $name type $type seed $seed (exit $rc): $f.img.zst"
+	fi
+}
+
+count=0
+seed=0
+while [ "$count" -lt "$n_images" ]; do
+	seed=$((seed + 1))
+	made_one=0
+	for base in "$work/base"/*.img; do
+		name=$(basename "$base" .img)
+		for type in $TYPES; do
+			[ "$count" -lt "$n_images" ] || break 2
+			cp --sparse=always "$base" "$work/cur.img"
+			xfs_db -x -c blockget -c "blocktrash -n 4 -s $seed -t $type -3" "$work/cur.img" \
+				> "$work/trash" 2>&1
+			grep -q randomized "$work/trash" || continue
+			count=$((count + 1))
+			made_one=1
+			rm -f "$work/report.xml"
+			run_cmd check "$XFSRECON" check --no-hash --xml "$work/report.xml" "$work/cur.img"
+			if command -v xmllint >/dev/null 2>&1 && [ -s "$work/report.xml" ] && [ -f "$xsd" ] &&
+				! xmllint --noout --schema "$xsd" "$work/report.xml" >/dev/null 2>&1; then
+				printf '%s\t%s\t%s\txml\t0\tbadxml\n' "$name" "$type" "$seed" >> "$work/results"
+				echo "  badxml: report of $name type $type seed $seed fails the schema"
+				cp "$work/report.xml" "$work/fail/$name-$type-s$seed.xml"
+			fi
+			run_cmd info "$XFSRECON" info "$work/cur.img"
+			case $extra_cmds in *ls*)
+				run_cmd ls "$XFSRECON" ls "$work/cur.img" / ;;
+			esac
+			case $extra_cmds in *repair*)
+				rm -f "$work/repaired.img"
+				run_cmd repair "$XFSRECON" repair "$work/cur.img" -o "$work/repaired.img" ;;
+			esac
+		done
+	done
+	if [ "$made_one" = 0 ]; then
+		echo "blocktrash-sweep.sh: blocktrash found no blocks to trash" >&2
+		exit 2
+	fi
+done
+rm -f "$work/cur.img" "$work/repaired.img"
+
+# ---------------------------------------------------------------- summary
+echo
+echo "blocktrash sweep: $count trashed images, seeds 1-$seed, program $XFSRECON"
+awk -F '\t' -v order="$TYPES" '
+$4 == "check" { imgs[$2]++; ex[$2, $5]++; codes[$5] = 1 }
+$6 == "crash" { crash[$2]++; tc++ }
+$6 == "hang"  { hang[$2]++; th++ }
+$6 == "usage" { usage[$2]++; tu++ }
+$6 == "badxml" { bad[$2]++; tb++ }
+{ types[$2] = 1; runs++ }
+END {
+	printf "%-9s %6s %6s %6s %6s %6s %6s %6s %6s %6s\n", "type", "images", "exit0", "exit4", "exit8", "other", "crash", "hang", "usage", "badxml"
+	n = split(order, ts, " ")
+	for (i = 1; i <= n; i++) {
+		t = ts[i]
+		if (!(t in types))
+			continue
+		other = imgs[t] - ex[t, 0] - ex[t, 4] - ex[t, 8]
+		printf "%-9s %6d %6d %6d %6d %6d %6d %6d %6d %6d\n", t, imgs[t], ex[t, 0], ex[t, 4], ex[t, 8], other, crash[t], hang[t], usage[t], bad[t]
+		ti += imgs[t]; t0 += ex[t, 0]; t4 += ex[t, 4]; t8 += ex[t, 8]; to += other
+	}
+	printf "%-9s %6d %6d %6d %6d %6d %6d %6d %6d %6d\n", "total", ti, t0, t4, t8, to, tc, th, tu, tb
+	printf "(%d command runs; exit columns are for check)\n", runs
+	exit (tc + th + tu + tb) > 0
+}' "$work/results"
+status=$?
+echo "results: $work/results; failing images: $work/fail/"
+exit $status

@@ -1,0 +1,239 @@
+/*
+ * fuzz_image.c - libFuzzer target for the whole analyzer: the input is an
+ * entire filesystem image and the full `check` runs over it, then every
+ * report and view renders it.
+ *
+ * Input, two forms:
+ *  - the compact container of sparse_image.h: the non-zero bytes of a small
+ *    mkfs image (made by tests/fuzz/make-seeds.sh).  Why: mkfs images are
+ *    tens to hundreds of megabytes but hold a few kilobytes of metadata;
+ *    listing only those keeps inputs small enough for libFuzzer while the
+ *    geometry (AG count and size, log position) stays that of a real
+ *    filesystem, so the passes get past the superblock vote and reach the AG
+ *    headers, btree walks, inode chunks, log and counters.  A mutation of a
+ *    record header moves, resizes or duplicates one piece of metadata.
+ *    The image is served by a sparse in-memory backend written here (the
+ *    records are never expanded, so a 1 GiB image costs nothing) and handed
+ *    to xa_ctx_open_img after the same partition-table step ximg_open takes
+ *    (a GPT or MBR in front of the filesystem is found and sliced).
+ *  - anything else is the raw image: it is written to a memfd and opened by
+ *    path with xa_ctx_open, which adds the file-type detection (raw, zstd).
+ *
+ * After the run: the text findings and info reports, the XML report (to
+ * /dev/null) and `show` of the primary headers, the root inode and two btree
+ * roots are rendered, since they read every finding and header field.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "analyzer/io/image.h"
+#include "analyzer/io/partition.h"
+#include "analyzer/report/report_text.h"
+#include "analyzer/report/report_xml.h"
+#include "analyzer/views/show.h"
+#include "tests/fuzz/harness.h"
+#include "tests/fuzz/sparse_image.h"
+
+/* Bounded like a default run but smaller, so a fuzzing process stays lean. */
+#define FZ_CACHE_BYTES (8u << 20)
+
+static int fz_memfd = -1;
+static char fz_path[64];
+static FILE *fz_null;
+
+/* ------------------------------------------------ sparse in-memory backend */
+
+struct fz_piece {
+	uint64_t       off;
+	const uint8_t *src;   /* NULL: fill */
+	uint8_t        fill;
+	size_t         len;
+};
+
+struct fz_sparse {
+	struct fz_piece *pieces;
+	size_t           n, cap;
+};
+
+static int collect_piece(void *arg, uint64_t off, const uint8_t *src, uint8_t fill, size_t len)
+{
+	struct fz_sparse *s = arg;
+
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 64;
+		struct fz_piece *p = realloc(s->pieces, cap * sizeof(*p));
+
+		if (!p)
+			fz_fail("out of memory", cap, 0);
+		s->pieces = p;
+		s->cap = cap;
+	}
+	s->pieces[s->n++] = (struct fz_piece){ off, src, fill, len };
+	return 0;
+}
+
+static int sparse_pread(struct ximg *img, void *buf, size_t len, uint64_t off)
+{
+	const struct fz_sparse *s = img->priv;
+	uint8_t *out = buf;
+
+	if (off > img->size || len > img->size - off)
+		return XERR_RANGE;
+	memset(out, 0, len);
+	/* Later pieces overwrite earlier ones, as the container says. */
+	for (size_t i = 0; i < s->n; i++) {
+		const struct fz_piece *p = &s->pieces[i];
+		uint64_t a = p->off > off ? p->off : off;
+		uint64_t b = p->off + p->len < off + len ? p->off + p->len : off + len;
+
+		if (a >= b)
+			continue;
+		if (p->src)
+			memcpy(out + (a - off), p->src + (a - p->off), (size_t)(b - a));
+		else
+			memset(out + (a - off), p->fill, (size_t)(b - a));
+	}
+	return 0;
+}
+
+static void sparse_release(struct ximg *img)
+{
+	struct fz_sparse *s = img->priv;
+
+	free(s->pieces);
+	free(s);
+	img->priv = NULL;
+}
+
+static const struct ximg_ops sparse_ops = { "fuzz-sparse", sparse_pread, sparse_release };
+
+/* The container as an image, with a partition table resolved as ximg_open does. */
+static struct ximg *open_sparse(const uint8_t *data, size_t size)
+{
+	struct fz_sparse *s = calloc(1, sizeof(*s));
+	struct ximg *img, *sl = NULL;
+	struct xpart part;
+	uint64_t imgsize = 0;
+	uint8_t magic[4];
+	char err[256];
+
+	if (!s)
+		fz_fail("out of memory", 0, 0);
+	fzi_parse(data, size, &imgsize, collect_piece, s);
+	img = ximg_alloc(&sparse_ops, imgsize, "fuzz-image");
+	if (!img)
+		fz_fail("out of memory", 0, 0);
+	img->priv = s;
+	if (ximg_pread(img, magic, 4, 0) == 0 && !memcmp(magic, "XFSB", 4))
+		return img;
+	if (xpart_find_xfs(img, 0, &part, err, sizeof(err)) != 0)
+		return img;  /* no table: the analyzer looks for secondaries */
+	if (ximg_open_slice(img, part.start, part.length, &sl) != 0) {
+		ximg_free(&img);
+		return NULL;
+	}
+	return sl;
+}
+
+/* ------------------------------------------------------------ memfd path */
+
+static int emit_memfd(void *arg, uint64_t off, const uint8_t *src, uint8_t fill, size_t len)
+{
+	(void)arg;
+	(void)fill;
+	if (pwrite(fz_memfd, src, len, (off_t)off) != (ssize_t)len)
+		fz_fail("pwrite to the memfd failed", off, len);
+	return 0;
+}
+
+static int open_raw(const uint8_t *data, size_t size, struct xa_ctx *ctx,
+		    const struct xa_options *opts)
+{
+	uint64_t imgsize = 0;
+	char err[512];
+
+	if (fz_memfd < 0) {
+		fz_memfd = memfd_create("fuzz_image", MFD_CLOEXEC);
+		if (fz_memfd < 0)
+			fz_fail("memfd_create failed", 0, 0);
+		snprintf(fz_path, sizeof(fz_path), "/proc/self/fd/%d", fz_memfd);
+	}
+	if (ftruncate(fz_memfd, 0) != 0)
+		fz_fail("ftruncate of the memfd failed", 0, 0);
+	fzi_parse(data, size, &imgsize, emit_memfd, NULL);
+	if (ftruncate(fz_memfd, (off_t)imgsize) != 0)
+		fz_fail("ftruncate of the memfd failed", imgsize, 0);
+	return xa_ctx_open(ctx, fz_path, NULL, opts, err, sizeof(err));
+}
+
+/* -------------------------------------------------------------- the run */
+
+static void show(struct xa_ctx *ctx, const char *what, uint64_t a, uint64_t b, int nargs)
+{
+	char s1[24], s2[24];
+	char *argv[3] = { (char *)(uintptr_t)what, s1, s2 };
+
+	snprintf(s1, sizeof(s1), "%" PRIu64, a);
+	snprintf(s2, sizeof(s2), "%" PRIu64, b);
+	xa_show(fz_null, fz_null, ctx, nargs, argv, (a & 1) != 0);
+}
+
+static void render(struct xa_ctx *ctx)
+{
+	char err[256];
+	uint32_t last = ctx->geom.agcount ? ctx->geom.agcount - 1 : 0;
+
+	xa_report_text_findings(fz_null, ctx);
+	xa_report_text_info(fz_null, ctx);
+	xa_report_xml_write(ctx, "/dev/null", err, sizeof(err));
+	if (ctx->geom_source == XA_GEOM_NONE)
+		return;
+	show(ctx, "sb", 0, 0, 2);
+	show(ctx, "agf", last, 0, 2);
+	show(ctx, "agi", 0, 0, 2);
+	show(ctx, "agfl", 0, 0, 2);
+	show(ctx, "inode", ctx->sb.rootino, 0, 2);
+	if (ctx->nags && ctx->ags[0].agf_ok)
+		show(ctx, "btree", 0, ctx->ags[0].agf.bno_root, 3);
+	if (ctx->nags && ctx->ags[0].agi_ok)
+		show(ctx, "btree", 0, ctx->ags[0].agi.root, 3);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct xa_options opts = { 0 };
+	struct xa_ctx ctx;
+	int rc;
+
+	if (size > (1u << 20))
+		return 0;
+	if (!fz_null) {
+		fz_null = fopen("/dev/null", "w");
+		if (!fz_null)
+			fz_fail("cannot open /dev/null", 0, 0);
+	}
+	opts.cache_bytes = FZ_CACHE_BYTES;
+	if (size >= FZI_HDR_LEN && !memcmp(data, FZI_MAGIC, 4)) {
+		struct ximg *img = open_sparse(data, size);
+
+		if (!img)
+			return 0;
+		rc = xa_ctx_open_img(&ctx, img, &opts);
+		if (rc) {
+			ximg_free(&img);
+			return 0;
+		}
+	} else if (open_raw(data, size, &ctx, &opts) != 0) {
+		return 0;
+	}
+	if (xa_run(&ctx, XA_RUN_CHECK) == 0)
+		render(&ctx);
+	xa_ctx_release(&ctx);
+	return 0;
+}
