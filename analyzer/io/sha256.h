@@ -1,0 +1,47 @@
+/*
+ * sha256.h - SHA-256 (FIPS 180-4), streaming, and the digest of a whole image.
+ *
+ * The report records the SHA-256 of the input as read, so that a case file
+ * can show which bytes were analyzed.  Our own implementation keeps the
+ * dependency list short; it is checked against the FIPS 180-4 example vectors.
+ */
+#ifndef XA_SHA256_H
+#define XA_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ximg;
+
+#define XSHA256_DIGEST_LEN 32
+#define XSHA256_BLOCK_LEN  64
+
+struct xsha256 {
+	uint32_t h[8];          /* chaining state */
+	uint64_t total;         /* message bytes hashed so far */
+	uint8_t  block[XSHA256_BLOCK_LEN]; /* partial block */
+	size_t   fill;          /* bytes in block */
+};
+
+/* Start a new digest in ctx. */
+void xsha256_init(struct xsha256 *ctx);
+
+/* Append len bytes at data (NULL allowed when len == 0). */
+void xsha256_update(struct xsha256 *ctx, const void *data, size_t len);
+
+/* Finish: write the 32-byte digest to out; ctx must be re-initialized to reuse. */
+void xsha256_final(struct xsha256 *ctx, uint8_t out[XSHA256_DIGEST_LEN]);
+
+/* One-shot digest of a buffer. */
+void xsha256(const void *data, size_t len, uint8_t out[XSHA256_DIGEST_LEN]);
+
+/* Lower-case hex of a digest into hex (65 bytes including the NUL). */
+void xsha256_hex(const uint8_t digest[XSHA256_DIGEST_LEN], char hex[2 * XSHA256_DIGEST_LEN + 1]);
+
+/*
+ * Hash every byte of img (img->size bytes from 0) in 1 MiB reads.  Returns 0,
+ * XERR_NOMEM, or the error of the failing read (img->errmsg says more).
+ */
+int ximg_sha256(struct ximg *img, uint8_t out[XSHA256_DIGEST_LEN]);
+
+#endif /* XA_SHA256_H */
