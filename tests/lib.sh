@@ -47,3 +47,36 @@ corpus_names() {
 		printf '%s\n' "${f%.img.zst}"
 	done
 }
+
+# problem_ids: every finding ID in formats/problems.def, one a line.
+problem_ids() {
+	sed -n 's/^XPROB([^,]*,[ 	]*\([A-Za-z0-9_]*\),.*/\1/p' "$top_srcdir/formats/problems.def"
+}
+
+# report_ids FILE: the finding IDs a text report names in brackets
+# ("[agfBadCrc]"), sorted, each once.  Bracketed words that are not IDs
+# from problems.def are ignored.
+report_ids() {
+	problem_ids | awk 'NR == FNR { known[$1] = 1; next }
+		{
+			s = $0
+			while (match(s, /\[[A-Za-z][A-Za-z0-9_]*\]/)) {
+				id = substr(s, RSTART + 1, RLENGTH - 2)
+				if (id in known)
+					print id
+				s = substr(s, RSTART + RLENGTH)
+			}
+		}' - "$1" | sort -u
+}
+
+# run_limited SECONDS CMD...: run CMD with a time limit where timeout(1)
+# exists (exit status 124 when the limit is hit), plainly otherwise.
+run_limited() {
+	_limit=$1
+	shift
+	if command -v timeout >/dev/null 2>&1; then
+		timeout "$_limit" "$@"
+	else
+		"$@"
+	fi
+}
