@@ -5,16 +5,53 @@
  * every present inode (holes of sparse chunks are skipped: those blocks may
  * belong to someone else) is decoded and verified; the inobt free bit agrees
  * with the inode's mode.
- * Leaves: per-AG counts of inodes checked and in use; the chunk blocks
- * claimed.
+ * Each in-use inode's fork mappings are walked (bmbt blocks verified and
+ * claimed) and di_nblocks / the extent counts compared with what they map.
+ * Leaves: per-AG counts of inodes checked and in use; the chunk and bmbt
+ * blocks claimed.
  */
 #include <stdint.h>
 
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
+#include "analyzer/scan/fork_walk.h"
 #include "analyzer/scan/passes.h"
 #include "formats/dinode.h"
+
+/* Walk both forks; compare what they map with nblocks and the extent counts. */
+static int check_forks(struct xa_ctx *ctx, const struct xa_loc *loc, uint64_t ino,
+		       const uint8_t *raw, const struct xfmt_dinode *d)
+{
+	struct xa_fork_result dr, ar;
+	int rc;
+
+	rc = xa_fork_walk(ctx, ino, raw, d, XA_DATA_FORK, true, NULL, NULL, &dr);
+	if (rc)
+		return rc;
+	rc = xa_fork_walk(ctx, ino, raw, d, XA_ATTR_FORK, true, NULL, NULL, &ar);
+	if (rc)
+		return rc;
+	if (!dr.complete || !ar.complete)
+		return 0;
+	if ((d->format == XFS_DINODE_FMT_EXTENTS || d->format == XFS_DINODE_FMT_BTREE) &&
+	    dr.records != d->nextents)
+		xa_report(ctx, loc, XP_inoBadNextents, "nextents", dr.records, d->nextents,
+			  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+	if ((d->aformat == XFS_DINODE_FMT_EXTENTS || d->aformat == XFS_DINODE_FMT_BTREE) &&
+	    d->has_attr_fork && ar.records != d->anextents)
+		xa_report(ctx, loc, XP_inoBadNextents, "naextents", ar.records, d->anextents,
+			  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+	/* Realtime data lives on another device and is not in nblocks' sum. */
+	if (!(d->flags & XFS_DIFLAG_REALTIME)) {
+		uint64_t want = dr.mapped_blocks + dr.bmbt_blocks + ar.mapped_blocks + ar.bmbt_blocks;
+
+		if (want != d->nblocks)
+			xa_report(ctx, loc, XP_inoBadNblocks, "nblocks", want, d->nblocks,
+				  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+	}
+	return 0;
+}
 
 static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ichunk *c)
 {
@@ -78,10 +115,17 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 		if (d.magic != XFS_DINODE_MAGIC)
 			continue;
 		if (xfmt_dinode_in_use(&d)) {
+			int rc;
+
 			ag->inodes_in_use++;
 			if (is_free)
 				xa_report(ctx, &ls.loc, XP_inoFreeButInUse, "mode", 0, d.mode,
 					  XPROB_HAS_OBSERVED);
+			rc = check_forks(ctx, &ls.loc, ino, b->data + byte, &d);
+			if (rc) {
+				xa_put(ctx, &b);
+				return rc;
+			}
 		} else if (!is_free) {
 			xa_report(ctx, &ls.loc, XP_inoUsedButFree, "mode", 0, 0, 0);
 		}

@@ -1,0 +1,356 @@
+/*
+ * fork_walk.c - extent lists and bmap btrees of inode forks.
+ *
+ * Termination on hostile input: the recursion is bounded by the root's level
+ * (itself bounded by XFS_BTREE_MAXLEVELS); every bmbt block is remembered in
+ * a per-walk set before it is read, so a block is read at most once per walk,
+ * and in reporting mode also in its AG's claim map, so blocks shared between
+ * inodes are read once per run.  The number of records is bounded by the
+ * blocks read times a block's capacity.
+ */
+#include "analyzer/scan/fork_walk.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/engine.h"
+#include "analyzer/engine_io.h"
+#include "analyzer/errors.h"
+#include "formats/btree.h"
+#include "formats/endian.h"
+
+struct fsb_set {
+	uint64_t *slots;   /* open addressing; 0 = empty, stored as fsb + 1 */
+	size_t    cap, used;
+};
+
+/* Insert fsb; returns 1 if it was new, 0 if present, -1 when out of memory. */
+static int fsb_set_add(struct fsb_set *s, uint64_t fsb)
+{
+	uint64_t key = fsb + 1;
+	size_t i;
+
+	if ((s->used + 1) * 2 > s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 64;
+		uint64_t *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return -1;
+		for (size_t k = 0; k < s->cap; k++) {
+			if (!s->slots[k])
+				continue;
+			i = (size_t)(s->slots[k] * 0x9E3779B97F4A7C15ull) & (ncap - 1);
+			while (n[i])
+				i = (i + 1) & (ncap - 1);
+			n[i] = s->slots[k];
+		}
+		free(s->slots);
+		s->slots = n;
+		s->cap = ncap;
+	}
+	i = (size_t)(key * 0x9E3779B97F4A7C15ull) & (s->cap - 1);
+	while (s->slots[i]) {
+		if (s->slots[i] == key)
+			return 0;
+		i = (i + 1) & (s->cap - 1);
+	}
+	s->slots[i] = key;
+	s->used++;
+	return 1;
+}
+
+struct fwalk {
+	struct xa_ctx         *ctx;
+	uint64_t               ino;
+	int                    whichfork;
+	bool                   report;
+	xa_fork_rec_fn         fn;
+	void                  *arg;
+	struct xa_fork_result *res;
+	struct fsb_set         seen;
+	int                    err;
+	bool                   have_prev;
+	struct xfmt_bmbt_rec   prev;
+	uint64_t               last_at_level[XFS_BTREE_MAXLEVELS + 1];
+	uint64_t               last_right[XFS_BTREE_MAXLEVELS + 1];
+};
+
+static void drop_report(void *arg, const struct xprob *p)
+{
+	(void)arg;
+	(void)p;
+}
+
+static void fw_loc(struct fwalk *w, uint64_t fsb, struct xa_loc_sink *ls)
+{
+	const struct xfmt_geom *g = &w->ctx->geom;
+
+	xa_loc_sink_init(ls, &w->ctx->findings);
+	if (!w->report)
+		ls->sink.report = drop_report;
+	ls->loc.has = XPROB_HAS_INO;
+	ls->loc.ino = w->ino;
+	ls->loc.what = w->whichfork == XA_ATTR_FORK ? "bmbt (attr fork)" : "bmbt";
+	if (fsb != XFS_NULLFSBLOCK) {
+		ls->loc.has |= XPROB_HAS_AG | XPROB_HAS_AGBNO | XPROB_HAS_BYTE;
+		ls->loc.agno = xfmt_geom_fsb_agno(g, fsb);
+		ls->loc.agbno = xfmt_geom_fsb_agbno(g, fsb);
+		ls->loc.byte = xfmt_geom_fsb_byte(g, fsb);
+	} else {
+		ls->loc.what = "inode";
+	}
+}
+
+static void fw_report(struct fwalk *w, uint64_t fsb, enum xprob_code code, const char *field,
+		      uint64_t off, uint64_t expected, uint64_t observed, unsigned has)
+{
+	struct xa_loc_sink ls;
+	struct xprob p = {
+		.code = code, .has = has | XPROB_HAS_OFF, .field = field, .off = off,
+		.expected = expected, .observed = observed,
+	};
+
+	if (!w->report)
+		return;
+	fw_loc(w, fsb, &ls);
+	xa_findings_add(&w->ctx->findings, &p, &ls.loc);
+}
+
+/* One mapping: order and overlap against the previous one, then the callback. */
+static void fw_record(struct fwalk *w, uint64_t fsb, const uint8_t *raw, unsigned idx)
+{
+	const struct xfmt_geom *g = &w->ctx->geom;
+	struct xfmt_bmbt_rec r;
+	struct xa_loc_sink ls;
+	unsigned bad;
+
+	fw_loc(w, fsb, &ls);
+	xfmt_bmbt_rec_decode(raw, &r);
+	bad = xfmt_bt_rec_verify(XFMT_BT_BMAP, raw, idx, g,
+				 xfmt_geom_fsb_agno(g, r.startblock), &ls.sink);
+	if (w->have_prev) {
+		if (r.startoff <= w->prev.startoff) {
+			fw_report(w, fsb, XP_btRecsOutOfOrder, NULL, idx, 0, 0, 0);
+			bad++;
+		} else if (w->prev.startoff + w->prev.blockcount > r.startoff) {
+			fw_report(w, fsb, XP_btRecsOverlap, NULL, idx, 0, 0, 0);
+			bad++;
+		}
+	}
+	w->prev = r;
+	w->have_prev = true;
+	w->res->records++;
+	w->res->mapped_blocks += r.blockcount;
+	if (bad)
+		w->res->complete = false;
+	if (w->fn && !w->err) {
+		int rc = w->fn(w->arg, &r);
+		if (rc < 0)
+			w->err = rc;
+	}
+}
+
+static void fw_siblings(struct fwalk *w, uint64_t fsb, unsigned level, const struct xfmt_bt_hdr *h)
+{
+	if (w->last_at_level[level] == XFS_NULLFSBLOCK) {
+		if (h->leftsib != XFS_NULLFSBLOCK)
+			fw_report(w, fsb, XP_btBadSibling, "leftsib", 8, XFS_NULLFSBLOCK, h->leftsib,
+				  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+	} else {
+		if (h->leftsib != w->last_at_level[level])
+			fw_report(w, fsb, XP_btBadSibling, "leftsib", 8, w->last_at_level[level],
+				  h->leftsib, XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+		if (w->last_right[level] != fsb)
+			fw_report(w, w->last_at_level[level], XP_btBadSibling, "rightsib", 16, fsb,
+				  w->last_right[level], XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+	}
+	w->last_at_level[level] = fsb;
+	w->last_right[level] = h->rightsib;
+}
+
+/* Walk the subtree at fsb; *first gets its lowest startoff when *have_first. */
+static void fw_block(struct fwalk *w, uint64_t fsb, unsigned level, uint64_t *first,
+		     bool *have_first)
+{
+	struct xa_ctx *ctx = w->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	struct xfmt_bt_expect exp;
+	struct xfmt_bt_hdr h;
+	struct xa_loc_sink ls;
+	struct xbuf *b = NULL;
+	unsigned n, maxr;
+	int added;
+
+	*have_first = false;
+	if (w->err)
+		return;
+	if (!xfmt_geom_fsb_valid(g, fsb)) {
+		w->res->complete = false;
+		return;  /* the parent reported the pointer */
+	}
+	added = fsb_set_add(&w->seen, fsb);
+	if (added < 0) {
+		w->err = XERR_NOMEM;
+		return;
+	}
+	if (added == 0) {
+		fw_report(w, fsb, XP_btCycle, NULL, 0, 0, fsb, XPROB_HAS_OBSERVED);
+		w->res->complete = false;
+		return;
+	}
+	if (w->report) {
+		struct xa_ag *ag = &ctx->ags[xfmt_geom_fsb_agno(g, fsb) < ctx->nags
+					     ? xfmt_geom_fsb_agno(g, fsb) : 0];
+
+		if (xfmt_geom_fsb_agno(g, fsb) < ctx->nags &&
+		    xa_bitmap_set(&ag->claimed, xfmt_geom_fsb_agbno(g, fsb))) {
+			fw_report(w, fsb, XP_btSharedBlock, NULL, 0, 0, fsb, XPROB_HAS_OBSERVED);
+			w->res->complete = false;
+			return;
+		}
+	}
+	fw_loc(w, fsb, &ls);
+	if (xa_read(ctx, ls.loc.byte, g->blocksize, &b, w->report ? &ls.loc : NULL) != 0) {
+		w->res->complete = false;
+		return;
+	}
+	w->res->bmbt_blocks++;
+	exp.level = (int)level;
+	exp.daddr = ls.loc.byte >> XFS_BB_SHIFT;
+	exp.owner = w->ino;
+	exp.is_root = false;
+	if (xfmt_bt_verify_hdr(b->data, b->len, XFMT_BT_BMAP, g, &exp, &ls.sink))
+		w->res->complete = false;
+	if (xfmt_bt_hdr_decode(b->data, b->len, XFMT_BT_BMAP, g->v5, &h) != 0 ||
+	    h.magic != xfmt_bt_magic(XFMT_BT_BMAP, g->v5) || h.level != level) {
+		w->res->complete = false;
+		xa_put(ctx, &b);
+		return;
+	}
+	fw_siblings(w, fsb, level, &h);
+	maxr = xfmt_bt_maxrecs(XFMT_BT_BMAP, g->blocksize, g->v5, level == 0);
+	n = h.numrecs < maxr ? h.numrecs : maxr;
+	for (unsigned i = 0; i < n && !w->err; i++) {
+		if (level == 0) {
+			const uint8_t *rec = xfmt_bt_rec(b->data, b->len, XFMT_BT_BMAP, g->v5, i);
+
+			if (!rec)
+				break;
+			if (i == 0) {
+				struct xfmt_bmbt_rec r;
+				xfmt_bmbt_rec_decode(rec, &r);
+				*first = r.startoff;
+				*have_first = true;
+			}
+			fw_record(w, fsb, rec, i);
+		} else {
+			const uint8_t *key = xfmt_bt_key(b->data, b->len, XFMT_BT_BMAP, g->v5, i);
+			uint64_t ptr, kv, cfirst;
+			bool chave;
+
+			if (!key || xfmt_bt_ptr(b->data, b->len, XFMT_BT_BMAP, g->v5, g->blocksize,
+						i, &ptr) != 0)
+				break;
+			kv = xfmt_get_be64(key);
+			if (i == 0) {
+				*first = kv;
+				*have_first = true;
+			}
+			if (!xfmt_geom_fsb_valid(g, ptr)) {
+				fw_report(w, fsb, XP_btBadPointer, "ptrs", i, 0, ptr, XPROB_HAS_OBSERVED);
+				w->res->complete = false;
+				continue;
+			}
+			fw_block(w, ptr, level - 1, &cfirst, &chave);
+			if (chave && cfirst != kv)
+				fw_report(w, fsb, XP_btKeyMismatch, "keys", i, 0, ptr, XPROB_HAS_OBSERVED);
+		}
+	}
+	xa_put(ctx, &b);
+}
+
+/* The in-inode bmdr root: level, numrecs, keys, pointers. */
+static void fw_root(struct fwalk *w, const uint8_t *fork, size_t size)
+{
+	const struct xfmt_geom *g = &w->ctx->geom;
+	uint16_t level, numrecs;
+	unsigned maxr = xfmt_bmdr_maxrecs(size), n;
+	uint64_t prevkey = 0;
+
+	if (xfmt_bmdr_decode(fork, size, &level, &numrecs) != 0 || level == 0 ||
+	    level > XFS_BTREE_MAXLEVELS) {
+		/* The inode verifier reports a bad root (inoBadBmdrRoot). */
+		w->res->complete = false;
+		return;
+	}
+	n = numrecs < maxr ? numrecs : maxr;
+	for (unsigned i = 0; i < n && !w->err; i++) {
+		uint64_t key, ptr, cfirst;
+		bool chave;
+
+		if (xfmt_bmdr_key(fork, size, i, &key) || xfmt_bmdr_ptr(fork, size, i, &ptr))
+			break;
+		if (i > 0 && key <= prevkey)
+			fw_report(w, XFS_NULLFSBLOCK, XP_btKeysOutOfOrder, "bmbt root keys", i, 0, 0, 0);
+		prevkey = key;
+		if (!xfmt_geom_fsb_valid(g, ptr)) {
+			fw_report(w, XFS_NULLFSBLOCK, XP_btBadPointer, "bmbt root ptrs", i, 0, ptr,
+				  XPROB_HAS_OBSERVED);
+			w->res->complete = false;
+			continue;
+		}
+		fw_block(w, ptr, level - 1u, &cfirst, &chave);
+		if (chave && cfirst != key)
+			fw_report(w, XFS_NULLFSBLOCK, XP_btKeyMismatch, "bmbt root keys", i, 0, ptr,
+				  XPROB_HAS_OBSERVED);
+	}
+	/* The last block of each level ends its sibling chain. */
+	for (unsigned l = 0; l < level; l++)
+		if (w->last_at_level[l] != XFS_NULLFSBLOCK && w->last_right[l] != XFS_NULLFSBLOCK)
+			fw_report(w, w->last_at_level[l], XP_btBadSibling, "rightsib", 16,
+				  XFS_NULLFSBLOCK, w->last_right[l],
+				  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+}
+
+int xa_fork_walk(struct xa_ctx *ctx, uint64_t ino, const uint8_t *inode,
+		 const struct xfmt_dinode *d, int whichfork, bool report,
+		 xa_fork_rec_fn fn, void *arg, struct xa_fork_result *res)
+{
+	struct fwalk w;
+	const uint8_t *fork;
+	size_t size = 0;
+	int format = whichfork == XA_ATTR_FORK ? d->aformat : d->format;
+
+	memset(res, 0, sizeof(*res));
+	res->complete = true;
+	fork = xfmt_dinode_fork(inode, d, whichfork, &size);
+	if (!fork || (format != XFS_DINODE_FMT_EXTENTS && format != XFS_DINODE_FMT_BTREE))
+		return 0;
+
+	memset(&w, 0, sizeof(w));
+	w.ctx = ctx;
+	w.ino = ino;
+	w.whichfork = whichfork;
+	w.report = report;
+	w.fn = fn;
+	w.arg = arg;
+	w.res = res;
+	for (unsigned i = 0; i <= XFS_BTREE_MAXLEVELS; i++)
+		w.last_at_level[i] = w.last_right[i] = XFS_NULLFSBLOCK;
+
+	if (format == XFS_DINODE_FMT_EXTENTS) {
+		uint64_t count = whichfork == XA_ATTR_FORK ? d->anextents : d->nextents;
+
+		/* The inode verifier reports a count that overflows the fork. */
+		if (count > size / 16) {
+			count = size / 16;
+			res->complete = false;
+		}
+		for (uint64_t i = 0; i < count && !w.err; i++)
+			fw_record(&w, XFS_NULLFSBLOCK, fork + i * 16, (unsigned)i);
+	} else {
+		fw_root(&w, fork, size);
+	}
+	free(w.seen.slots);
+	return w.err;
+}
