@@ -21,6 +21,7 @@
 #include "analyzer/io/sha256.h"
 #include "analyzer/report/report_text.h"
 #include "analyzer/report/report_xml.h"
+#include "analyzer/views/files.h"
 #include "analyzer/views/show.h"
 
 enum {
@@ -53,6 +54,8 @@ static void usage(FILE *f)
 		"  check IMAGE             verify every structure; fsck-style exit code\n"
 		"  show IMAGE WHAT         one structure field by field; WHAT is\n"
 		"                          sb N | agf N | agi N | agfl N | inode INO | btree AGNO AGBNO\n"
+		"  stat IMAGE INODE        every inode field and the fork mappings\n"
+		"  cat IMAGE INODE         the file's exact bytes to standard output\n"
 		"\n"
 		"options:\n"
 		"  --xml FILE              (check) also write the XML report to FILE\n"
@@ -192,14 +195,20 @@ static int run(const struct cli *c)
 
 	if (!strcmp(c->command, "check"))
 		mode = XA_RUN_CHECK;
-	else if (!strcmp(c->command, "info") || !strcmp(c->command, "show"))
+	else if (!strcmp(c->command, "info") || !strcmp(c->command, "show") ||
+		 !strcmp(c->command, "stat") || !strcmp(c->command, "cat"))
 		mode = XA_RUN_INFO;
 	else {
 		fprintf(stderr, "xfsrecon: unknown command '%s'\n", c->command);
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (strcmp(c->command, "show") && c->nargs) {
+	if ((!strcmp(c->command, "stat") || !strcmp(c->command, "cat")) && c->nargs != 1) {
+		fprintf(stderr, "xfsrecon: %s needs one PATH or INODE after the image\n", c->command);
+		return EXIT_USAGE;
+	}
+	if (strcmp(c->command, "show") && strcmp(c->command, "stat") && strcmp(c->command, "cat") &&
+	    c->nargs) {
 		fprintf(stderr, "xfsrecon: unexpected argument '%s'\n", c->args[0]);
 		return EXIT_USAGE;
 	}
@@ -228,6 +237,14 @@ static int run(const struct cli *c)
 
 	if (!strcmp(c->command, "show")) {
 		rc = xa_show(stdout, stderr, &ctx, c->nargs, c->args, c->annotate);
+		xa_ctx_release(&ctx);
+		return rc ? exit_for_error(rc) : EXIT_CLEAN;
+	}
+	if (!strcmp(c->command, "stat") || !strcmp(c->command, "cat")) {
+		rc = !strcmp(c->command, "stat") ? xa_cmd_stat(&ctx, c->args[0], stdout, stderr)
+						 : xa_cmd_cat(&ctx, c->args[0], stdout, stderr);
+		if (fflush(stdout) != 0 && !rc)
+			rc = XERR_IO;
 		xa_ctx_release(&ctx);
 		return rc ? exit_for_error(rc) : EXIT_CLEAN;
 	}

@@ -1,0 +1,194 @@
+/*
+ * file.c - inodes, their mappings and their bytes, for the file views.
+ */
+#include "analyzer/model/file.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/engine.h"
+#include "analyzer/engine_io.h"
+#include "analyzer/errors.h"
+#include "analyzer/io/image.h"
+#include "analyzer/scan/fork_walk.h"
+
+int xa_inode_read(struct xa_ctx *ctx, uint64_t ino, struct xa_inode *out)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	struct xbuf *b = NULL;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (!xfmt_geom_ino_valid(g, ino))
+		return XERR_RANGE;
+	rc = xa_read(ctx, xfmt_geom_ino_byte(g, ino), g->inodesize, &b, NULL);
+	if (rc)
+		return rc;
+	out->raw = malloc(g->inodesize);
+	if (!out->raw) {
+		xa_put(ctx, &b);
+		return XERR_NOMEM;
+	}
+	memcpy(out->raw, b->data, g->inodesize);
+	out->len = g->inodesize;
+	out->ino = ino;
+	xa_put(ctx, &b);
+	if (xfmt_dinode_decode(out->raw, out->len, g, &out->d) != 0 ||
+	    out->d.magic != XFS_DINODE_MAGIC) {
+		xa_inode_release(out);
+		return XERR_FORMAT;
+	}
+	return 0;
+}
+
+void xa_inode_release(struct xa_inode *ip)
+{
+	free(ip->raw);
+	memset(ip, 0, sizeof(*ip));
+}
+
+unsigned xa_inode_type(const struct xa_inode *ip)
+{
+	return ip->d.mode & 0170000u;
+}
+
+struct collect {
+	struct xa_extents       *ex;
+	const struct xfmt_geom  *g;
+	size_t                   max;
+};
+
+static int collect_rec(void *arg, const struct xfmt_bmbt_rec *r)
+{
+	struct collect *c = arg;
+	struct xa_extents *ex = c->ex;
+
+	/* Keep only mappings that are usable as they stand. */
+	if (r->blockcount == 0 || !xfmt_geom_fsb_valid(c->g, r->startblock) ||
+	    !xfmt_geom_fsb_valid(c->g, r->startblock + r->blockcount - 1) ||
+	    (ex->n && ex->v[ex->n - 1].startoff + ex->v[ex->n - 1].blockcount > r->startoff)) {
+		ex->complete = false;
+		return 0;
+	}
+	if (ex->n == c->max) {
+		ex->complete = false;
+		return 0;
+	}
+	if (ex->n == ex->cap) {
+		size_t ncap = ex->cap ? ex->cap * 2 : 16;
+		struct xfmt_bmbt_rec *n = realloc(ex->v, ncap * sizeof(*n));
+
+		if (!n)
+			return XERR_NOMEM;
+		ex->v = n;
+		ex->cap = ncap;
+	}
+	ex->v[ex->n++] = *r;
+	return 0;
+}
+
+int xa_extents_load(struct xa_ctx *ctx, const struct xa_inode *ip, int whichfork,
+		    struct xa_extents *out)
+{
+	struct xa_fork_result res;
+	struct collect c;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	out->complete = true;
+	c.ex = out;
+	c.g = &ctx->geom;
+	/* A file cannot map more extents than the filesystem has blocks. */
+	c.max = ctx->geom.dblocks < SIZE_MAX / 2 ? (size_t)ctx->geom.dblocks : SIZE_MAX / 2;
+	rc = xa_fork_walk(ctx, ip->ino, ip->raw, &ip->d, whichfork, false, collect_rec, &c, &res);
+	if (rc) {
+		xa_extents_release(out);
+		return rc;
+	}
+	if (!res.complete)
+		out->complete = false;
+	return 0;
+}
+
+void xa_extents_release(struct xa_extents *ex)
+{
+	free(ex->v);
+	memset(ex, 0, sizeof(*ex));
+}
+
+const struct xfmt_bmbt_rec *xa_extents_find(const struct xa_extents *ex, uint64_t fblock)
+{
+	size_t lo = 0, hi = ex->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct xfmt_bmbt_rec *r = &ex->v[mid];
+
+		if (fblock < r->startoff)
+			hi = mid;
+		else if (fblock >= r->startoff + r->blockcount)
+			lo = mid + 1;
+		else
+			return r;
+	}
+	return NULL;
+}
+
+int xa_file_pread(struct xa_ctx *ctx, const struct xa_extents *ex, void *buf, size_t len,
+		  uint64_t off, xa_missing_fn missing, void *arg)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	uint8_t *p = buf;
+
+	while (len) {
+		uint64_t fblock = off >> g->blocklog;
+		size_t in_block = (size_t)(off & (g->blocksize - 1));
+		size_t n = g->blocksize - in_block;
+		const struct xfmt_bmbt_rec *r;
+
+		if (n > len)
+			n = len;
+		r = xa_extents_find(ex, fblock);
+		if (!r || r->unwritten) {
+			memset(p, 0, n);
+		} else {
+			uint64_t fsb = r->startblock + (fblock - r->startoff);
+			uint64_t left = r->startoff + r->blockcount - fblock;
+			uint32_t agbno = xfmt_geom_fsb_agbno(g, fsb);
+			uint32_t aglen = xfmt_geom_ag_length(g, xfmt_geom_fsb_agno(g, fsb));
+			uint64_t run;
+			int rc;
+
+			/* File data bypasses the metadata cache.  Read the longest
+			 * run that stays inside this extent and this AG: fsblock
+			 * numbers are not linear across AGs. */
+			if (aglen > agbno && left > aglen - agbno)
+				left = aglen - agbno;
+			run = (left << g->blocklog) - in_block;
+			if (run > len)
+				run = len;
+			if (run > n)
+				n = (size_t)run;
+			rc = ximg_pread(ctx->img, p, n, xfmt_geom_fsb_byte(g, fsb) + in_block);
+			if (rc && rc != XERR_NOMEM && n > g->blocksize - in_block) {
+				/* Narrow a failed run to its first block, so one bad
+				 * sector costs one block, not the whole run. */
+				n = g->blocksize - in_block;
+				if (n > len)
+					n = len;
+				rc = ximg_pread(ctx->img, p, n, xfmt_geom_fsb_byte(g, fsb) + in_block);
+			}
+			if (rc == XERR_NOMEM)
+				return rc;
+			if (rc) {
+				memset(p, 0, n);
+				if (missing)
+					missing(arg, off, n);
+			}
+		}
+		p += n;
+		off += n;
+		len -= n;
+	}
+	return 0;
+}

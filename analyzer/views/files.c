@@ -1,0 +1,236 @@
+/*
+ * files.c - stat and cat of single files.
+ */
+#include "analyzer/views/files.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "analyzer/model/file.h"
+#include "analyzer/report/field_print.h"
+#include "analyzer/scan/fork_walk.h"
+
+#define CAT_CHUNK (1u << 20)
+
+int xa_target_resolve(struct xa_ctx *ctx, const char *target, uint64_t *ino, FILE *err)
+{
+	char *end;
+	unsigned long long v;
+
+	if (target[0] == '/') {
+		fprintf(err, "xfsrecon: path names are not supported yet; give an inode number\n");
+		return XERR_USAGE;
+	}
+	errno = 0;
+	v = strtoull(target, &end, 0);
+	if (errno || *end || !*target || target[0] == '-') {
+		fprintf(err, "xfsrecon: '%s' is neither an absolute path nor an inode number\n",
+			target);
+		return XERR_USAGE;
+	}
+	if (!xfmt_geom_ino_valid(&ctx->geom, v)) {
+		fprintf(err, "xfsrecon: inode %llu is outside the filesystem\n", v);
+		return XERR_USAGE;
+	}
+	*ino = v;
+	return 0;
+}
+
+static const char *type_name(unsigned type)
+{
+	switch (type) {
+	case 0010000: return "fifo";
+	case 0020000: return "character device";
+	case 0040000: return "directory";
+	case 0060000: return "block device";
+	case 0100000: return "regular file";
+	case 0120000: return "symbolic link";
+	case 0140000: return "socket";
+	case 0: return "free";
+	}
+	return "invalid";
+}
+
+static const char *format_name(unsigned f)
+{
+	static const char *const names[] = { "dev", "local", "extents", "btree", "uuid" };
+	return f < 5 ? names[f] : "invalid";
+}
+
+static void print_time(FILE *out, const char *name, const struct xfmt_timestamp *t)
+{
+	char buf[64];
+	time_t s = (time_t)t->sec;
+	struct tm tm;
+
+	if (gmtime_r(&s, &tm) && strftime(buf, sizeof(buf), "%Y-%m-%d %H:%M:%S", &tm))
+		fprintf(out, "%-8s %s.%09" PRIu32 " UTC\n", name, buf, t->nsec);
+	else
+		fprintf(out, "%-8s %" PRId64 ".%09" PRIu32 "\n", name, t->sec, t->nsec);
+}
+
+static void print_map(FILE *out, const struct xfmt_geom *g, const char *which,
+		      const struct xa_extents *ex)
+{
+	fprintf(out, "%s fork: %zu mapping%s%s\n", which, ex->n, ex->n == 1 ? "" : "s",
+		ex->complete ? "" : " (map incomplete: damaged records left out)");
+	for (size_t i = 0; i < ex->n; i++) {
+		const struct xfmt_bmbt_rec *r = &ex->v[i];
+
+		fprintf(out, "  [%" PRIu64 "..%" PRIu64 "] -> fsblock %" PRIu64 " (ag %" PRIu32
+			" agbno %" PRIu32 "), %" PRIu32 " block%s%s\n",
+			r->startoff, r->startoff + r->blockcount - 1, r->startblock,
+			xfmt_geom_fsb_agno(g, r->startblock), xfmt_geom_fsb_agbno(g, r->startblock),
+			r->blockcount, r->blockcount == 1 ? "" : "s", r->unwritten ? ", unwritten" : "");
+	}
+}
+
+int xa_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
+{
+	struct xa_inode ip;
+	struct xa_extents ex;
+	uint64_t ino;
+	int rc;
+
+	rc = xa_target_resolve(ctx, target, &ino, err);
+	if (rc)
+		return rc;
+	rc = xa_inode_read(ctx, ino, &ip);
+	if (rc) {
+		fprintf(err, "xfsrecon: inode %" PRIu64 ": %s\n", ino,
+			rc == XERR_FORMAT ? "not an inode (bad magic)" : xerr_str(rc));
+		return rc == XERR_FORMAT ? XERR_USAGE : rc;
+	}
+	fprintf(out, "inode    %" PRIu64 " (ag %" PRIu32 ", agino %" PRIu32 ")\n", ino,
+		xfmt_geom_ino_agno(&ctx->geom, ino), xfmt_geom_ino_agino(&ctx->geom, ino));
+	fprintf(out, "type     %s\n", type_name(xa_inode_type(&ip)));
+	fprintf(out, "mode     0%o\n", ip.d.mode & 07777);
+	fprintf(out, "links    %" PRIu32 "\n", ip.d.nlink);
+	fprintf(out, "uid      %" PRIu32 "\ngid      %" PRIu32 "\nprojid   %" PRIu32 "\n",
+		ip.d.uid, ip.d.gid, ip.d.projid);
+	fprintf(out, "size     %" PRIu64 "\nblocks   %" PRIu64 "\n", ip.d.size, ip.d.nblocks);
+	print_time(out, "atime", &ip.d.atime);
+	print_time(out, "mtime", &ip.d.mtime);
+	print_time(out, "ctime", &ip.d.ctime);
+	if (ip.d.version >= 3)
+		print_time(out, "crtime", &ip.d.crtime);
+	fprintf(out, "format   data %s, attr %s\n", format_name(ip.d.format),
+		ip.d.has_attr_fork ? format_name(ip.d.aformat) : "none");
+	fprintf(out, "extents  data %" PRIu64 ", attr %" PRIu32 "\n", ip.d.nextents, ip.d.anextents);
+	fprintf(out, "flags    0x%x, flags2 0x%" PRIx64 "\n", ip.d.flags, ip.d.flags2);
+	fprintf(out, "gen      %" PRIu32 "\n", ip.d.gen);
+
+	for (int fork = XA_DATA_FORK; fork <= XA_ATTR_FORK; fork++) {
+		unsigned fmt = fork == XA_DATA_FORK ? ip.d.format : ip.d.aformat;
+
+		if (fork == XA_ATTR_FORK && !ip.d.has_attr_fork)
+			continue;
+		if (fmt != XFS_DINODE_FMT_EXTENTS && fmt != XFS_DINODE_FMT_BTREE)
+			continue;
+		rc = xa_extents_load(ctx, &ip, fork, &ex);
+		if (rc) {
+			xa_inode_release(&ip);
+			return rc;
+		}
+		print_map(out, &ctx->geom, fork == XA_DATA_FORK ? "data" : "attr", &ex);
+		xa_extents_release(&ex);
+	}
+	xa_inode_release(&ip);
+	return 0;
+}
+
+struct missing_state {
+	FILE    *err;
+	uint64_t ino;
+	uint64_t count;
+};
+
+static void note_missing(void *arg, uint64_t off, uint64_t len)
+{
+	struct missing_state *m = arg;
+
+	m->count++;
+	fprintf(m->err, "xfsrecon: inode %" PRIu64 ": bytes %" PRIu64 "..%" PRIu64
+		" could not be read; written as zeros\n", m->ino, off, off + len - 1);
+}
+
+int xa_cmd_cat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
+{
+	struct missing_state ms = { err, 0, 0 };
+	struct xa_inode ip;
+	struct xa_extents ex;
+	uint8_t *buf = NULL;
+	uint64_t ino, size, off;
+	int rc;
+
+	rc = xa_target_resolve(ctx, target, &ino, err);
+	if (rc)
+		return rc;
+	rc = xa_inode_read(ctx, ino, &ip);
+	if (rc) {
+		fprintf(err, "xfsrecon: inode %" PRIu64 ": %s\n", ino,
+			rc == XERR_FORMAT ? "not an inode (bad magic)" : xerr_str(rc));
+		return rc == XERR_FORMAT ? XERR_USAGE : rc;
+	}
+	ms.ino = ino;
+	size = ip.d.size;
+	if (xa_inode_type(&ip) == 0120000 && ip.d.format == 1) {
+		/* A short symlink's target lives in the inode itself. */
+		size_t fsz = 0;
+		const uint8_t *fork = xfmt_dinode_fork(ip.raw, &ip.d, XA_DATA_FORK, &fsz);
+
+		if (fork)
+			fwrite(fork, 1, size < fsz ? (size_t)size : fsz, out);
+		xa_inode_release(&ip);
+		return 0;
+	}
+	if (xa_inode_type(&ip) == 0120000) {
+		fprintf(err, "xfsrecon: inode %" PRIu64 " is a symlink stored in blocks; "
+			"reading those is not supported yet\n", ino);
+		xa_inode_release(&ip);
+		return XERR_UNSUPPORTED;
+	}
+	if (xa_inode_type(&ip) != 0100000) {
+		fprintf(err, "xfsrecon: inode %" PRIu64 " is a %s, not a file\n", ino,
+			type_name(xa_inode_type(&ip)));
+		xa_inode_release(&ip);
+		return XERR_USAGE;
+	}
+	rc = xa_extents_load(ctx, &ip, XA_DATA_FORK, &ex);
+	if (rc)
+		goto out;
+	buf = malloc(CAT_CHUNK);
+	if (!buf) {
+		rc = XERR_NOMEM;
+		goto out_ex;
+	}
+	for (off = 0; off < size; ) {
+		size_t n = size - off < CAT_CHUNK ? (size_t)(size - off) : CAT_CHUNK;
+
+		rc = xa_file_pread(ctx, &ex, buf, n, off, note_missing, &ms);
+		if (rc)
+			break;
+		if (fwrite(buf, 1, n, out) != n) {
+			fprintf(err, "xfsrecon: write error: %s\n", strerror(errno));
+			rc = XERR_IO;
+			break;
+		}
+		off += n;
+	}
+	if (!rc && !ex.complete)
+		fprintf(err, "xfsrecon: inode %" PRIu64 ": its block map is damaged; unmapped "
+			"ranges were written as zeros\n", ino);
+	if (!rc && ms.count)
+		rc = XERR_IO;
+	free(buf);
+out_ex:
+	xa_extents_release(&ex);
+out:
+	xa_inode_release(&ip);
+	return rc;
+}
