@@ -199,8 +199,7 @@ static int run(const struct cli *c)
 		 !strcmp(c->command, "stat") || !strcmp(c->command, "cat"))
 		mode = XA_RUN_INFO;
 	else {
-		fprintf(stderr, "xfsrecon: unknown command '%s'\n", c->command);
-		usage(stderr);
+		fprintf(stderr, "xfsrecon: unknown command '%s'; try 'xfsrecon --help'\n", c->command);
 		return EXIT_USAGE;
 	}
 	if ((!strcmp(c->command, "stat") || !strcmp(c->command, "cat")) && c->nargs != 1) {

@@ -1,0 +1,55 @@
+#!/bin/sh
+# tests/golden/errors.sh - bad input gets one clear line on stderr and the
+# fsck exit code: 8 for an operational error (missing file, not XFS,
+# truncated image, unreadable container), 16 for a usage error; and a
+# damaged primary superblock is not fatal (the secondaries are voted).
+. "$top_srcdir/tests/lib.sh"
+
+need_tool zstd
+
+# expect CODE PATTERN CMD...: exit status CODE, stderr matching PATTERN
+expect() {
+	_code=$1 _pat=$2
+	shift 2
+	"$@" >"$TMPD/out" 2>"$TMPD/err"
+	_rc=$?
+	[ "$_rc" -eq "$_code" ] || fail "'$*' exited $_rc, expected $_code: $(cat "$TMPD/err")"
+	grep -q -- "$_pat" "$TMPD/err" || fail "'$*' stderr lacks '$_pat': $(cat "$TMPD/err")"
+	[ "$_rc" -ne 8 ] || [ "$(wc -l < "$TMPD/err")" -le 2 ] || fail "'$*' printed more than one error line"
+}
+
+img=$(corpus_image v5-normap)
+
+# operational errors: 8
+expect 8 "No such file" "$XFSRECON" check "$TMPD/missing.img"
+head -c 4000000 /dev/zero > "$TMPD/zeros.img"
+expect 8 "not an XFS filesystem" "$XFSRECON" check "$TMPD/zeros.img"
+expect 8 "not an XFS filesystem" "$XFSRECON" info "$TMPD/zeros.img"
+head -c 104857600 "$img" > "$TMPD/cut.img"
+expect 8 "truncated" "$XFSRECON" check "$TMPD/cut.img"
+grep -q "imageTruncated" "$TMPD/out" || fail "truncated image: no imageTruncated finding"
+printf '\050\265\057\375garbage-not-a-zstd-frame' > "$TMPD/bad.img.zst"
+expect 8 "xfsrecon:" "$XFSRECON" check "$TMPD/bad.img.zst"
+
+# usage errors: 16
+mkdir "$TMPD/dir"
+expect 16 "not a regular file or block device" "$XFSRECON" check "$TMPD/dir"
+expect 16 "unknown command" "$XFSRECON" frobnicate "$img"
+expect 16 "a command and an image" "$XFSRECON" check
+expect 16 "offset" "$XFSRECON" check --offset nonsense "$img"
+expect 16 "exclude each other" "$XFSRECON" check --offset 0 --partition 1 "$img"
+expect 16 "show WHAT" "$XFSRECON" show "$img" nonsense
+expect 16 "AG number below" "$XFSRECON" show "$img" agf 99
+expect 16 "outside the filesystem" "$XFSRECON" stat "$img" 99999999999
+expect 16 "beyond the end" "$XFSRECON" check --offset 999999999999 "$img"
+
+# a zeroed primary superblock: the geometry comes from the vote, exit 4
+cp "$img" "$TMPD/nosb.img"
+dd if=/dev/zero of="$TMPD/nosb.img" bs=512 count=1 conv=notrunc 2>/dev/null
+"$XFSRECON" check "$TMPD/nosb.img" > "$TMPD/out" 2>&1
+rc=$?
+[ $rc -eq 4 ] || fail "zeroed primary superblock: exit $rc, expected 4"
+grep -q "sbGeometryFromVote" "$TMPD/out" || fail "zeroed primary superblock: no vote reported"
+"$XFSRECON" info "$TMPD/nosb.img" | grep -q "vote of the secondary" ||
+	fail "info does not say the geometry came from the vote"
+exit 0
