@@ -83,6 +83,9 @@ void xa_ctx_release(struct xa_ctx *ctx)
 	}
 	free(ctx->ags);
 	ctx->ags = NULL;
+	free(ctx->irecs);
+	ctx->irecs = NULL;
+	ctx->nirecs = ctx->irecs_cap = 0;
 	xcache_free(&ctx->cache);
 	ximg_free(&ctx->img);
 	xa_findings_release(&ctx->findings);
@@ -112,6 +115,23 @@ void xa_put(struct xa_ctx *ctx, struct xbuf **b)
 	xcache_release(ctx->cache, b);
 }
 
+struct xa_irec *xa_irec_find(struct xa_ctx *ctx, uint64_t ino)
+{
+	size_t lo = 0, hi = ctx->nirecs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ctx->irecs[mid].ino == ino)
+			return &ctx->irecs[mid];
+		if (ctx->irecs[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 void xa_report(struct xa_ctx *ctx, const struct xa_loc *loc, enum xprob_code code,
 	       const char *field, uint64_t expected, uint64_t observed, unsigned has)
 {
@@ -130,6 +150,7 @@ static const struct xa_pass xa_passes[] = {
 	{ "btrees",      xa_pass_btrees,      XA_RUN_CHECK },
 	{ "inodes",      xa_pass_inodes,      XA_RUN_CHECK },
 	{ "counters",    xa_pass_counters,    XA_RUN_CHECK },
+	{ "namespace",   xa_pass_namespace,   XA_RUN_CHECK },
 };
 
 int xa_run(struct xa_ctx *ctx, unsigned mode)

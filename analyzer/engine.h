@@ -82,6 +82,17 @@ struct xa_ichunk {
 	uint64_t free;       /* bit i set: inode startino+i is free */
 };
 
+/* What the inodes pass records of each in-use inode, for the namespace pass. */
+struct xa_irec {
+	uint64_t ino;
+	uint64_t parent;       /* directory that named it first (dirs), 0 = none */
+	uint32_t nlink;        /* as stored */
+	uint32_t names;        /* entries naming it (not "." / "..") */
+	uint32_t subdirs;      /* directories: child directories named */
+	uint16_t mode;
+	uint8_t  reached;      /* named from the tree rooted at the root */
+};
+
 /* Free what a struct xa_ag owns (not the struct itself). */
 void xa_ag_release(struct xa_ag *ag);
 
@@ -121,6 +132,10 @@ struct xa_ctx {
 	struct xa_findings findings;
 	struct xa_options  opts;
 	uint64_t           read_errors;  /* reads the image refused (exit 8) */
+
+	/* in-use inodes in inode-number order (inodes pass -> namespace pass) */
+	struct xa_irec    *irecs;
+	size_t             nirecs, irecs_cap;
 	bool               truncated;    /* image shorter than the geometry (exit 8) */
 };
 
@@ -141,6 +156,9 @@ int xa_ctx_open(struct xa_ctx *ctx, const char *path,
  * on success (released by xa_ctx_release).  Returns 0 or a negative xerr.
  */
 int xa_ctx_open_img(struct xa_ctx *ctx, struct ximg *img, const struct xa_options *opts);
+
+/* The record of in-use inode ino, or NULL. */
+struct xa_irec *xa_irec_find(struct xa_ctx *ctx, uint64_t ino);
 
 /* Run the passes for mode (XA_RUN_*).  Returns 0, or a negative xerr when
  * the run could not continue (out of memory). */

@@ -22,6 +22,7 @@
 #include "analyzer/report/report_text.h"
 #include "analyzer/report/report_xml.h"
 #include "analyzer/views/files.h"
+#include "analyzer/views/ls.h"
 #include "analyzer/views/show.h"
 
 enum {
@@ -39,6 +40,8 @@ struct cli {
 	bool        progress;
 	bool        quiet;
 	bool        no_hash;
+	bool        ls_long;
+	bool        ls_recursive;
 	struct ximg_open_opts io;
 	int         nargs;
 	char      **args;
@@ -56,6 +59,7 @@ static void usage(FILE *f)
 		"                          sb N | agf N | agi N | agfl N | inode INO | btree AGNO AGBNO\n"
 		"  stat IMAGE INODE        every inode field and the fork mappings\n"
 		"  cat IMAGE INODE         the file's exact bytes to standard output\n"
+		"  ls IMAGE [PATH]         list a directory (-l long, -R recursive)\n"
 		"\n"
 		"options:\n"
 		"  --xml FILE              (check) also write the XML report to FILE\n"
@@ -65,6 +69,8 @@ static void usage(FILE *f)
 		"  --annotate              (show) explain each field: offset, size, meaning\n"
 		"  --progress              report progress on standard error\n"
 		"  -q, --quiet             (check) print only the summary line\n"
+		"  -l, --long              (ls) inode, type and mode, links, owner, size, mtime\n"
+		"  -R, --recursive         (ls) every path below, one per line\n"
 		"  -h, --help              this text;  --version  the version\n"
 		"\n"
 		"The image is only ever opened read-only.\n"
@@ -96,6 +102,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "annotate", no_argument, NULL, 'a' },
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
+		{ "long", no_argument, NULL, 'l' },
+		{ "recursive", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -103,7 +111,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 	int opt;
 
 	memset(c, 0, sizeof(*c));
-	while ((opt = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qhlR", longopts, NULL)) != -1) {
 		uint64_t v;
 
 		switch (opt) {
@@ -137,6 +145,12 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			break;
 		case 'q':
 			c->quiet = true;
+			break;
+		case 'l':
+			c->ls_long = true;
+			break;
+		case 'R':
+			c->ls_recursive = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -196,7 +210,8 @@ static int run(const struct cli *c)
 	if (!strcmp(c->command, "check"))
 		mode = XA_RUN_CHECK;
 	else if (!strcmp(c->command, "info") || !strcmp(c->command, "show") ||
-		 !strcmp(c->command, "stat") || !strcmp(c->command, "cat"))
+		 !strcmp(c->command, "stat") || !strcmp(c->command, "cat") ||
+		 !strcmp(c->command, "ls"))
 		mode = XA_RUN_INFO;
 	else {
 		fprintf(stderr, "xfsrecon: unknown command '%s'; try 'xfsrecon --help'\n", c->command);
@@ -206,8 +221,12 @@ static int run(const struct cli *c)
 		fprintf(stderr, "xfsrecon: %s needs one PATH or INODE after the image\n", c->command);
 		return EXIT_USAGE;
 	}
+	if (!strcmp(c->command, "ls") && c->nargs > 1) {
+		fprintf(stderr, "xfsrecon: ls takes at most one PATH after the image\n");
+		return EXIT_USAGE;
+	}
 	if (strcmp(c->command, "show") && strcmp(c->command, "stat") && strcmp(c->command, "cat") &&
-	    c->nargs) {
+	    strcmp(c->command, "ls") && c->nargs) {
 		fprintf(stderr, "xfsrecon: unexpected argument '%s'\n", c->args[0]);
 		return EXIT_USAGE;
 	}
@@ -236,6 +255,15 @@ static int run(const struct cli *c)
 
 	if (!strcmp(c->command, "show")) {
 		rc = xa_show(stdout, stderr, &ctx, c->nargs, c->args, c->annotate);
+		xa_ctx_release(&ctx);
+		return rc ? exit_for_error(rc) : EXIT_CLEAN;
+	}
+	if (!strcmp(c->command, "ls")) {
+		struct xa_ls_opts lo = { c->ls_long, c->ls_recursive };
+
+		rc = xa_cmd_ls(&ctx, c->nargs ? c->args[0] : "/", &lo, stdout, stderr);
+		if (fflush(stdout) != 0 && !rc)
+			rc = XERR_IO;
 		xa_ctx_release(&ctx);
 		return rc ? exit_for_error(rc) : EXIT_CLEAN;
 	}

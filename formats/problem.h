@@ -38,7 +38,10 @@ enum xprob_severity {
 	X(REBUILD_BMBT)         /* an inode's fork mapping rebuilt from rmap */ \
 	X(FIX_INODE)            /* inode core fields corrected */ \
 	X(CLEAR_INODE)          /* inode freed, its blocks released */ \
-	X(REPLAY_LOG)           /* dirty log replayed into the output */
+	X(REPLAY_LOG)           /* dirty log replayed into the output */ \
+	X(FIX_DIRECTORY)        /* directory entries or blocks rewritten */ \
+	X(FIX_LINK_COUNT)       /* nlink set to the number of names */ \
+	X(LOST_FOUND)           /* orphan linked into lost+found */
 
 enum xprob_fix {
 #define XFIX_ENUM(name) XFIX_##name,

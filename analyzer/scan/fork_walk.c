@@ -16,48 +16,9 @@
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
+#include "analyzer/model/u64set.h"
 #include "formats/btree.h"
 #include "formats/endian.h"
-
-struct fsb_set {
-	uint64_t *slots;   /* open addressing; 0 = empty, stored as fsb + 1 */
-	size_t    cap, used;
-};
-
-/* Insert fsb; returns 1 if it was new, 0 if present, -1 when out of memory. */
-static int fsb_set_add(struct fsb_set *s, uint64_t fsb)
-{
-	uint64_t key = fsb + 1;
-	size_t i;
-
-	if ((s->used + 1) * 2 > s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 64;
-		uint64_t *n = calloc(ncap, sizeof(*n));
-
-		if (!n)
-			return -1;
-		for (size_t k = 0; k < s->cap; k++) {
-			if (!s->slots[k])
-				continue;
-			i = (size_t)(s->slots[k] * 0x9E3779B97F4A7C15ull) & (ncap - 1);
-			while (n[i])
-				i = (i + 1) & (ncap - 1);
-			n[i] = s->slots[k];
-		}
-		free(s->slots);
-		s->slots = n;
-		s->cap = ncap;
-	}
-	i = (size_t)(key * 0x9E3779B97F4A7C15ull) & (s->cap - 1);
-	while (s->slots[i]) {
-		if (s->slots[i] == key)
-			return 0;
-		i = (i + 1) & (s->cap - 1);
-	}
-	s->slots[i] = key;
-	s->used++;
-	return 1;
-}
 
 struct fwalk {
 	struct xa_ctx         *ctx;
@@ -67,7 +28,7 @@ struct fwalk {
 	xa_fork_rec_fn         fn;
 	void                  *arg;
 	struct xa_fork_result *res;
-	struct fsb_set         seen;
+	struct xa_u64set       seen;
 	int                    err;
 	bool                   have_prev;
 	struct xfmt_bmbt_rec   prev;
@@ -188,7 +149,7 @@ static void fw_block(struct fwalk *w, uint64_t fsb, unsigned level, uint64_t *fi
 		w->res->complete = false;
 		return;  /* the parent reported the pointer */
 	}
-	added = fsb_set_add(&w->seen, fsb);
+	added = xa_u64set_add(&w->seen, fsb);
 	if (added < 0) {
 		w->err = XERR_NOMEM;
 		return;
@@ -351,6 +312,6 @@ int xa_fork_walk(struct xa_ctx *ctx, uint64_t ino, const uint8_t *inode,
 	} else {
 		fw_root(&w, fork, size);
 	}
-	free(w.seen.slots);
+	xa_u64set_release(&w.seen);
 	return w.err;
 }

@@ -11,6 +11,8 @@
  * blocks claimed.
  */
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
@@ -51,6 +53,34 @@ static int check_forks(struct xa_ctx *ctx, const struct xa_loc *loc, uint64_t in
 				  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
 	}
 	return 0;
+}
+
+static int irec_add(struct xa_ctx *ctx, uint64_t ino, const struct xfmt_dinode *d)
+{
+	struct xa_irec *r;
+
+	if (ctx->nirecs == ctx->irecs_cap) {
+		size_t ncap = ctx->irecs_cap ? ctx->irecs_cap * 2 : 1024;
+		struct xa_irec *n = realloc(ctx->irecs, ncap * sizeof(*n));
+
+		if (!n)
+			return XERR_NOMEM;
+		ctx->irecs = n;
+		ctx->irecs_cap = ncap;
+	}
+	r = &ctx->irecs[ctx->nirecs++];
+	memset(r, 0, sizeof(*r));
+	r->ino = ino;
+	r->nlink = d->nlink;
+	r->mode = d->mode;
+	return 0;
+}
+
+static int irec_cmp(const void *a, const void *b)
+{
+	const struct xa_irec *x = a, *y = b;
+
+	return x->ino < y->ino ? -1 : x->ino > y->ino;
 }
 
 static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ichunk *c)
@@ -118,6 +148,11 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 			int rc;
 
 			ag->inodes_in_use++;
+			rc = irec_add(ctx, ino, &d);
+			if (rc) {
+				xa_put(ctx, &b);
+				return rc;
+			}
 			if (is_free)
 				xa_report(ctx, &ls.loc, XP_inoFreeButInUse, "mode", 0, d.mode,
 					  XPROB_HAS_OBSERVED);
@@ -145,6 +180,20 @@ int xa_pass_inodes(struct xa_ctx *ctx)
 			int rc = check_chunk(ctx, ag, &ag->chunks[i]);
 			if (rc)
 				return rc;
+		}
+	}
+	/* Chunks come in inobt order, so this is sorted unless an inobt was
+	 * out of order or overlapped; then sort and drop repeats. */
+	for (size_t i = 1; i < ctx->nirecs; i++) {
+		if (ctx->irecs[i - 1].ino >= ctx->irecs[i].ino) {
+			size_t k = 0;
+
+			qsort(ctx->irecs, ctx->nirecs, sizeof(*ctx->irecs), irec_cmp);
+			for (size_t j = 0; j < ctx->nirecs; j++)
+				if (k == 0 || ctx->irecs[k - 1].ino != ctx->irecs[j].ino)
+					ctx->irecs[k++] = ctx->irecs[j];
+			ctx->nirecs = k;
+			break;
 		}
 	}
 	return 0;

@@ -19,5 +19,6 @@ int xa_pass_log(struct xa_ctx *ctx);          /* scan/pass_log.c */
 int xa_pass_btrees(struct xa_ctx *ctx);       /* scan/pass_btrees.c */
 int xa_pass_inodes(struct xa_ctx *ctx);       /* scan/pass_inodes.c */
 int xa_pass_counters(struct xa_ctx *ctx);     /* scan/pass_counters.c */
+int xa_pass_namespace(struct xa_ctx *ctx);    /* scan/pass_namespace.c */
 
 #endif /* XA_PASSES_H */

@@ -11,6 +11,7 @@
 
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/report/field_print.h"
 #include "analyzer/scan/fork_walk.h"
@@ -23,8 +24,12 @@ int xa_target_resolve(struct xa_ctx *ctx, const char *target, uint64_t *ino, FIL
 	unsigned long long v;
 
 	if (target[0] == '/') {
-		fprintf(err, "xfsrecon: path names are not supported yet; give an inode number\n");
-		return XERR_USAGE;
+		char msg[512];
+		int rc = xa_path_resolve(ctx, target, ino, msg, sizeof(msg));
+
+		if (rc)
+			fprintf(err, "xfsrecon: %s: %s\n", target, msg);
+		return rc == XERR_NOMEM ? rc : rc ? XERR_USAGE : 0;
 	}
 	errno = 0;
 	v = strtoull(target, &end, 0);

@@ -1,0 +1,266 @@
+/*
+ * dir.c - directory entries from every directory form, and path lookup.
+ *
+ * Bounds: a shortform walk is bounded by the fork size; a block walk visits
+ * each mapped directory block of the data segment once (the mappings are
+ * sorted and non-overlapping) and each block's records strictly advance.
+ */
+#include "analyzer/model/dir.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/engine.h"
+#include "analyzer/engine_io.h"
+#include "analyzer/errors.h"
+#include "analyzer/model/file.h"
+#include "analyzer/scan/fork_walk.h"
+
+static int sf_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_loc_sink *verify,
+		      xa_dirent_fn fn, void *arg, bool *complete)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	struct xfmt_dir2_sf_hdr hdr;
+	struct xfmt_dirent de;
+	const uint8_t *fork;
+	size_t fsz = 0, size, pos = 0;
+	int r, rc;
+
+	fork = xfmt_dinode_fork(dir->raw, &dir->d, XA_DATA_FORK, &fsz);
+	if (!fork) {
+		*complete = false;
+		return 0;
+	}
+	if (verify) {
+		verify->loc.has = XPROB_HAS_INO | XPROB_HAS_BYTE;
+		verify->loc.ino = dir->ino;
+		verify->loc.byte = xfmt_geom_ino_byte(g, dir->ino);
+		verify->loc.what = "shortform directory";
+		xfmt_dir2_sf_verify(fork, fsz, dir->d.size, g, &verify->sink);
+	}
+	size = dir->d.size < fsz ? (size_t)dir->d.size : fsz;
+	if (xfmt_dir2_sf_hdr_decode(fork, size, &hdr) != 0) {
+		*complete = false;
+		return 0;
+	}
+	memset(&de, 0, sizeof(de));
+	de.ino = dir->ino;
+	de.namelen = 1;
+	de.name = (const uint8_t *)".";
+	de.ftype = XFS_DIR3_FT_DIR;
+	if ((rc = fn(arg, &de)) < 0)
+		return rc;
+	de.ino = hdr.parent;
+	de.namelen = 2;
+	de.name = (const uint8_t *)"..";
+	if ((rc = fn(arg, &de)) < 0)
+		return rc;
+	while ((r = xfmt_dir2_sf_next(fork, size, g, &pos, &de)) == 1)
+		if ((rc = fn(arg, &de)) < 0)
+			return rc;
+	if (r < 0)
+		*complete = false;
+	return 0;
+}
+
+/* Assemble directory block starting at fork block da into blk. */
+static int read_dirblock(struct xa_ctx *ctx, const struct xa_extents *ex, uint64_t da,
+			 uint8_t *blk, uint64_t *daddr)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t per = g->dirblksize >> g->blocklog;
+
+	for (uint32_t k = 0; k < per; k++) {
+		const struct xfmt_bmbt_rec *r = xa_extents_find(ex, da + k);
+		struct xbuf *b = NULL;
+		uint64_t fsb;
+		int rc;
+
+		if (!r || r->unwritten)
+			return XERR_RANGE;
+		fsb = r->startblock + (da + k - r->startoff);
+		if (!xfmt_geom_fsb_valid(g, fsb))
+			return XERR_RANGE;
+		if (k == 0)
+			*daddr = xfmt_geom_fsb_byte(g, fsb) >> XFS_BB_SHIFT;
+		rc = xa_read(ctx, xfmt_geom_fsb_byte(g, fsb), g->blocksize, &b, NULL);
+		if (rc)
+			return rc;
+		memcpy(blk + ((size_t)k << g->blocklog), b->data, g->blocksize);
+		xa_put(ctx, &b);
+	}
+	return 0;
+}
+
+static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
+			 struct xa_loc_sink *verify, xa_dirent_fn fn, void *arg, bool *complete)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t per = g->dirblksize >> g->blocklog;
+	uint64_t leaf_da = xfmt_dir2_leaf_firstda(g);
+	bool block_form = dir->d.size == g->dirblksize;
+	struct xa_extents ex;
+	uint8_t *blk;
+	int rc;
+
+	rc = xa_extents_load(ctx, dir, XA_DATA_FORK, &ex);
+	if (rc)
+		return rc;
+	if (!ex.complete)
+		*complete = false;
+	blk = malloc(g->dirblksize);
+	if (!blk) {
+		xa_extents_release(&ex);
+		return XERR_NOMEM;
+	}
+	for (size_t i = 0; i < ex.n && !rc; i++) {
+		const struct xfmt_bmbt_rec *r = &ex.v[i];
+		uint64_t end = r->startoff + r->blockcount;
+		/* First directory-block boundary inside this mapping. */
+		uint64_t da = (r->startoff + per - 1) / per * per;
+
+		for (; da < end && da < leaf_da && !rc; da += per) {
+			struct xfmt_da_expect exp;
+			struct xfmt_dirent de;
+			uint64_t daddr = 0;
+			size_t pos = 0;
+			int nr;
+
+			if (read_dirblock(ctx, &ex, da, blk, &daddr) != 0) {
+				*complete = false;
+				continue;
+			}
+			if (verify) {
+				xfmt_dir2_da_expect_init(&exp, g, dir->ino, (uint32_t)da, daddr);
+				verify->loc.has = XPROB_HAS_INO | XPROB_HAS_BYTE | XPROB_HAS_AG |
+						  XPROB_HAS_AGBNO;
+				verify->loc.ino = dir->ino;
+				verify->loc.byte = daddr << XFS_BB_SHIFT;
+				verify->loc.agno = xfmt_geom_fsb_agno(g, r->startblock);
+				verify->loc.agbno = xfmt_geom_fsb_agbno(g, r->startblock +
+									(da - r->startoff));
+				verify->loc.what = block_form ? "directory block" : "directory data";
+				if (block_form && da == 0)
+					xfmt_dir2_block_verify(blk, g->dirblksize, g, &exp, &verify->sink);
+				else
+					xfmt_dir2_data_verify(blk, g->dirblksize, g, &exp, &verify->sink);
+			}
+			while ((nr = xfmt_dir2_data_next(blk, g->dirblksize, g, block_form && da == 0,
+							 &pos, &de)) == 1) {
+				rc = fn(arg, &de);
+				if (rc < 0)
+					break;
+			}
+			if (nr < 0)
+				*complete = false;
+		}
+	}
+	free(blk);
+	xa_extents_release(&ex);
+	return rc < 0 ? rc : 0;
+}
+
+int xa_dir_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_loc_sink *verify,
+		   xa_dirent_fn fn, void *arg, bool *complete)
+{
+	bool dummy = true;
+
+	if (!complete)
+		complete = &dummy;
+	*complete = true;
+	if ((dir->d.mode & 0170000u) != 0040000u) {
+		*complete = false;
+		return 0;
+	}
+	if (dir->d.format == 1)
+		return sf_iterate(ctx, dir, verify, fn, arg, complete);
+	if (dir->d.format == XFS_DINODE_FMT_EXTENTS || dir->d.format == XFS_DINODE_FMT_BTREE)
+		return block_iterate(ctx, dir, verify, fn, arg, complete);
+	*complete = false;
+	return 0;
+}
+
+struct lookup {
+	const uint8_t *name;
+	size_t         len;
+	uint64_t       ino;
+	bool           found;
+};
+
+static int lookup_fn(void *arg, const struct xfmt_dirent *de)
+{
+	struct lookup *l = arg;
+
+	if (de->namelen == l->len && memcmp(de->name, l->name, l->len) == 0) {
+		l->ino = de->ino;
+		l->found = true;
+		return -1000;  /* stop: found */
+	}
+	return 0;
+}
+
+int xa_dir_lookup(struct xa_ctx *ctx, const struct xa_inode *dir, const uint8_t *name,
+		  size_t len, uint64_t *ino)
+{
+	struct lookup l = { name, len, 0, false };
+	int rc = xa_dir_iterate(ctx, dir, NULL, lookup_fn, &l, NULL);
+
+	if (l.found) {
+		*ino = l.ino;
+		return 0;
+	}
+	return rc < 0 && rc != -1000 ? rc : XERR_RANGE;
+}
+
+int xa_path_resolve(struct xa_ctx *ctx, const char *path, uint64_t *ino, char *err, size_t errlen)
+{
+	uint64_t cur = ctx->sb.rootino;
+	const char *p = path;
+
+	if (!path || path[0] != '/') {
+		snprintf(err, errlen, "'%s' is not an absolute path", path ? path : "");
+		return XERR_USAGE;
+	}
+	while (*p) {
+		struct xa_inode dir;
+		const char *end;
+		size_t len;
+		uint64_t next;
+		int rc;
+
+		while (*p == '/')
+			p++;
+		if (!*p)
+			break;
+		end = strchr(p, '/');
+		len = end ? (size_t)(end - p) : strlen(p);
+		if (len > XFMT_DIR_MAXNAMELEN) {
+			snprintf(err, errlen, "a path component is longer than %u bytes",
+				 XFMT_DIR_MAXNAMELEN);
+			return XERR_USAGE;
+		}
+		rc = xa_inode_read(ctx, cur, &dir);
+		if (rc) {
+			snprintf(err, errlen, "inode %llu on the way to '%.*s' cannot be read",
+				 (unsigned long long)cur, (int)len, p);
+			return rc == XERR_NOMEM ? rc : XERR_RANGE;
+		}
+		if ((dir.d.mode & 0170000u) != 0040000u) {
+			snprintf(err, errlen, "'%.*s': a component before it is not a directory",
+				 (int)len, p);
+			xa_inode_release(&dir);
+			return XERR_USAGE;
+		}
+		rc = xa_dir_lookup(ctx, &dir, (const uint8_t *)p, len, &next);
+		xa_inode_release(&dir);
+		if (rc) {
+			snprintf(err, errlen, "'%.*s': no such entry", (int)len, p);
+			return rc == XERR_NOMEM ? rc : XERR_RANGE;
+		}
+		cur = next;
+		p += len;
+	}
+	*ino = cur;
+	return 0;
+}

@@ -1,0 +1,52 @@
+/*
+ * dir.h - reading directories and resolving paths, for the namespace pass
+ * and the file views.
+ *
+ * A directory's live entries come from its shortform fork or from the data
+ * blocks of its data segment; the leaf and free segments are indexes over
+ * those and are not needed to list it.  "." and ".." are always yielded
+ * first ("." as the directory itself, ".." as stored).
+ */
+#ifndef XA_DIR_H
+#define XA_DIR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analyzer/findings/findings.h"
+#include "formats/dir2.h"
+
+struct xa_ctx;
+struct xa_inode;
+
+/* Called per live entry; a negative return stops the walk and is returned. */
+typedef int (*xa_dirent_fn)(void *arg, const struct xfmt_dirent *de);
+
+/*
+ * Walk the live entries of directory dir.  With verify non-NULL, every
+ * directory block read is verified and its findings go to verify's sink with
+ * the location set per block.  *complete (may be NULL) is cleared when some
+ * part of the directory could not be read or parsed.  Returns 0, or a
+ * negative xerr (memory, or the callback's).
+ */
+int xa_dir_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_loc_sink *verify,
+		   xa_dirent_fn fn, void *arg, bool *complete);
+
+/*
+ * Find name (len bytes) in directory dir; 0 and *ino on success, XERR_RANGE
+ * when there is no such entry.
+ */
+int xa_dir_lookup(struct xa_ctx *ctx, const struct xa_inode *dir, const uint8_t *name,
+		  size_t len, uint64_t *ino);
+
+/*
+ * Resolve an absolute path from the root directory, component by component
+ * ("." and ".." as the directories store them; symlinks are not followed:
+ * they belong to the image, not to the host).  Returns 0 and *ino, or
+ * XERR_RANGE (a component is missing) / XERR_USAGE (a component that should
+ * be a directory is not one, or the path is not absolute), with the failing
+ * component's text in err.
+ */
+int xa_path_resolve(struct xa_ctx *ctx, const char *path, uint64_t *ino, char *err, size_t errlen);
+
+#endif /* XA_DIR_H */

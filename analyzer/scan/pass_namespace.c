@@ -1,0 +1,266 @@
+/*
+ * pass_namespace.c - the directory tree from the root.
+ *
+ * Checks: the root is an allocated directory; every directory reachable
+ * from it is read (its blocks verified) and every entry names an allocated
+ * inode with the file type its mode says; "." names the directory and ".."
+ * its parent; no directory is named twice; link counts equal the names
+ * found (2 + subdirectories for directories); allocated inodes no directory
+ * names are orphans (those with no links sitting on an AGI unlinked list are
+ * open-but-deleted files, a warning).
+ * Uses: ctx->irecs from the inodes pass.  Leaves: each irec's reached /
+ * parent / names / subdirs, for reconstruction (lost+found) later.
+ *
+ * Termination: breadth first over directories, each queued at most once
+ * (the reached flag), so cycles in a damaged tree end the walk.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/engine.h"
+#include "analyzer/engine_io.h"
+#include "analyzer/errors.h"
+#include "analyzer/model/dir.h"
+#include "analyzer/model/file.h"
+#include "analyzer/scan/passes.h"
+#include "formats/agi.h"
+
+struct ns_state {
+	struct xa_ctx  *ctx;
+	uint64_t       *queue;
+	size_t          qhead, qlen, qcap;
+	struct xa_irec *dir;        /* the directory being read */
+	uint64_t        dotdot;
+	bool            have_dotdot;
+	bool            incomplete; /* some directory could not be read */
+	struct xa_loc   loc;
+	int             err;
+};
+
+static bool is_dir_mode(uint16_t mode)
+{
+	return (mode & 0170000u) == 0040000u;
+}
+
+static int enqueue(struct ns_state *st, uint64_t ino)
+{
+	if (st->qlen == st->qcap) {
+		size_t ncap = st->qcap ? st->qcap * 2 : 256;
+		uint64_t *n = realloc(st->queue, ncap * sizeof(*n));
+
+		if (!n)
+			return XERR_NOMEM;
+		st->queue = n;
+		st->qcap = ncap;
+	}
+	st->queue[st->qlen++] = ino;
+	return 0;
+}
+
+static void report(struct ns_state *st, enum xprob_code code, const char *field,
+		   uint64_t off, uint64_t expected, uint64_t observed, unsigned has)
+{
+	struct xprob p = {
+		.code = code, .has = has | XPROB_HAS_OFF, .field = field, .off = off,
+		.expected = expected, .observed = observed,
+	};
+
+	xa_findings_add(&st->ctx->findings, &p, &st->loc);
+}
+
+static const char *ftype_field(uint8_t ftype)
+{
+	return xfmt_dir3_ftype_name(ftype);
+}
+
+static int entry_fn(void *arg, const struct xfmt_dirent *de)
+{
+	struct ns_state *st = arg;
+	struct xa_ctx *ctx = st->ctx;
+	struct xa_irec *child;
+	int dots = xfmt_dir2_name_dots(de->name, de->namelen);
+
+	if (dots == 1) {
+		if (de->ino != st->dir->ino)
+			report(st, XP_nsBadDot, NULL, de->offset, st->dir->ino, de->ino,
+			       XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+		return 0;
+	}
+	if (dots == 2) {
+		st->dotdot = de->ino;
+		st->have_dotdot = true;
+		return 0;
+	}
+	child = xa_irec_find(ctx, de->ino);
+	if (!child) {
+		report(st, XP_nsEntryBadInode, NULL, de->offset, 0, de->ino, XPROB_HAS_OBSERVED);
+		return 0;
+	}
+	if (xfmt_geom_has_ftype(&ctx->geom)) {
+		uint8_t want = xfmt_dir3_ftype_from_mode(child->mode);
+
+		if (de->ftype != want)
+			report(st, XP_nsFtypeMismatch, ftype_field(de->ftype), de->offset, want,
+			       de->ino, XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+	}
+	if (child->names < UINT32_MAX)
+		child->names++;
+	if (is_dir_mode(child->mode)) {
+		if (st->dir->subdirs < UINT32_MAX)
+			st->dir->subdirs++;
+		if (child->reached || child->ino == ctx->sb.rootino) {
+			report(st, XP_nsDirLinkedTwice, NULL, de->offset, 0, de->ino,
+			       XPROB_HAS_OBSERVED);
+			return 0;
+		}
+		child->reached = 1;
+		child->parent = st->dir->ino;
+		return enqueue(st, child->ino);
+	}
+	child->reached = 1;
+	return 0;
+}
+
+/* Metadata inodes live outside the tree by design. */
+static bool is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino)
+{
+	const struct xfmt_sb *sb = &ctx->sb;
+
+	return ino == sb->rbmino || ino == sb->rsumino ||
+	       (ino == sb->uquotino && ino != 0) || (ino == sb->gquotino && ino != 0) ||
+	       (ino == sb->pquotino && ino != 0);
+}
+
+/* Is ino the head of, or on, an AGI unlinked list?  Walks the chain with a
+ * bound (the AG's inode count), so a looping chain cannot hang us. */
+static bool on_unlinked_list(struct xa_ctx *ctx, uint64_t ino)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t agno = xfmt_geom_ino_agno(g, ino), agino = xfmt_geom_ino_agino(g, ino);
+	struct xa_ag *ag;
+	uint32_t cur;
+
+	if (agno >= ctx->nags || !ctx->ags[agno].agi_ok)
+		return false;
+	ag = &ctx->ags[agno];
+	cur = ag->agi.unlinked[agino % XFS_AGI_UNLINKED_BUCKETS];
+	for (uint64_t steps = 0; cur != XFS_NULLAGINO && steps <= ag->inodes; steps++) {
+		struct xa_inode ip;
+		uint32_t next;
+
+		if (cur == agino)
+			return true;
+		if (xa_inode_read(ctx, xfmt_geom_ino(g, agno, cur), &ip) != 0)
+			return false;
+		next = ip.d.next_unlinked;
+		xa_inode_release(&ip);
+		cur = next;
+	}
+	return false;
+}
+
+static void loc_inode(struct xa_ctx *ctx, struct xa_loc *loc, uint64_t ino)
+{
+	memset(loc, 0, sizeof(*loc));
+	loc->has = XPROB_HAS_AG | XPROB_HAS_INO | XPROB_HAS_BYTE;
+	loc->agno = xfmt_geom_ino_agno(&ctx->geom, ino);
+	loc->ino = ino;
+	loc->byte = xfmt_geom_ino_byte(&ctx->geom, ino);
+	loc->what = "inode";
+}
+
+static int walk_tree(struct ns_state *st)
+{
+	struct xa_ctx *ctx = st->ctx;
+
+	while (st->qhead < st->qlen && !st->err) {
+		uint64_t ino = st->queue[st->qhead++];
+		struct xa_loc_sink verify;
+		struct xa_inode dir;
+		bool complete = true;
+		int rc;
+
+		st->dir = xa_irec_find(ctx, ino);
+		if (!st->dir)
+			continue;
+		loc_inode(ctx, &st->loc, ino);
+		st->loc.what = "directory";
+		rc = xa_inode_read(ctx, ino, &dir);
+		if (rc == XERR_NOMEM)
+			return rc;
+		if (rc) {
+			st->incomplete = true;
+			continue;
+		}
+		xa_loc_sink_init(&verify, &ctx->findings);
+		st->have_dotdot = false;
+		rc = xa_dir_iterate(ctx, &dir, &verify, entry_fn, st, &complete);
+		xa_inode_release(&dir);
+		if (rc)
+			return rc;
+		if (!complete) {
+			st->incomplete = true;
+			report(st, XP_nsDirIncomplete, NULL, 0, 0, 0, 0);
+		}
+		if (st->have_dotdot) {
+			uint64_t want = ino == ctx->sb.rootino ? ino : st->dir->parent;
+
+			if (st->dotdot != want)
+				report(st, XP_nsDotdotMismatch, NULL, 0, want, st->dotdot,
+				       XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+		}
+	}
+	return 0;
+}
+
+int xa_pass_namespace(struct xa_ctx *ctx)
+{
+	struct ns_state st;
+	struct xa_irec *root;
+	int rc;
+
+	memset(&st, 0, sizeof(st));
+	st.ctx = ctx;
+	root = xa_irec_find(ctx, ctx->sb.rootino);
+	if (!root || !is_dir_mode(root->mode)) {
+		loc_inode(ctx, &st.loc, ctx->sb.rootino);
+		report(&st, XP_nsRootNotDir, "rootino", 0, 0, ctx->sb.rootino, XPROB_HAS_OBSERVED);
+		return 0;
+	}
+	root->reached = 1;
+	root->parent = root->ino;
+	rc = enqueue(&st, root->ino);
+	if (!rc)
+		rc = walk_tree(&st);
+	free(st.queue);
+	if (rc)
+		return rc;
+
+	for (size_t i = 0; i < ctx->nirecs; i++) {
+		struct xa_irec *r = &ctx->irecs[i];
+		struct xa_loc loc;
+
+		if (is_metadata_inode(ctx, r->ino))
+			continue;
+		loc_inode(ctx, &loc, r->ino);
+		if (!r->reached) {
+			if (r->nlink == 0 && on_unlinked_list(ctx, r->ino))
+				xa_report(ctx, &loc, XP_nsUnlinkedOpen, NULL, 0, 0, 0);
+			else
+				xa_report(ctx, &loc, is_dir_mode(r->mode) ? XP_nsOrphanDir : XP_nsOrphan,
+					  NULL, 0, 0, 0);
+			continue;
+		}
+		/* With a directory unread, names may be missing: don't guess. */
+		if (st.incomplete)
+			continue;
+		{
+			uint64_t want = is_dir_mode(r->mode) ? 2ull + r->subdirs : r->names;
+
+			if (want != r->nlink)
+				xa_report(ctx, &loc, XP_nsBadLinkCount, "nlink", want, r->nlink,
+					  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,27 @@
+/*
+ * ls.h - `xfsrecon ls IMAGE [PATH]`: directory listings without mounting.
+ */
+#ifndef XA_LS_H
+#define XA_LS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct xa_ctx;
+
+struct xa_ls_opts {
+	bool longfmt;    /* -l: inode, type, mode, links, uid, gid, size, mtime, name */
+	bool recursive;  /* -R: every path below, depth first, one per line */
+};
+
+/*
+ * List TARGET (a path or an inode number; default "/") to out.  Entries are
+ * sorted by name bytes; "." and ".." are not listed.  Names are printed with
+ * unprintable bytes escaped as \xNN (and "\" as "\\").  Returns 0, XERR_USAGE
+ * for a bad target, XERR_IO when some directory could not be read completely
+ * (what could be read is still listed), or another negative xerr.
+ */
+int xa_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xa_ls_opts *o,
+	      FILE *out, FILE *err);
+
+#endif /* XA_LS_H */
