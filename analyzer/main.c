@@ -21,6 +21,7 @@
 #include "analyzer/io/sha256.h"
 #include "analyzer/report/report_text.h"
 #include "analyzer/report/report_xml.h"
+#include "analyzer/views/extract.h"
 #include "analyzer/views/files.h"
 #include "analyzer/views/ls.h"
 #include "analyzer/views/show.h"
@@ -40,6 +41,7 @@ struct cli {
 	bool        progress;
 	bool        quiet;
 	bool        no_hash;
+	const char *dest;
 	bool        ls_long;
 	bool        ls_recursive;
 	struct ximg_open_opts io;
@@ -60,6 +62,7 @@ static void usage(FILE *f)
 		"  stat IMAGE INODE        every inode field and the fork mappings\n"
 		"  cat IMAGE INODE         the file's exact bytes to standard output\n"
 		"  ls IMAGE [PATH]         list a directory (-l long, -R recursive)\n"
+		"  extract IMAGE [PATH] -C DIR   copy files out into DIR (default PATH: /)\n"
 		"\n"
 		"options:\n"
 		"  --xml FILE              (check) also write the XML report to FILE\n"
@@ -69,6 +72,7 @@ static void usage(FILE *f)
 		"  --annotate              (show) explain each field: offset, size, meaning\n"
 		"  --progress              report progress on standard error\n"
 		"  -q, --quiet             (check) print only the summary line\n"
+		"  -C, --directory DIR     (extract) the host directory to extract into\n"
 		"  -l, --long              (ls) inode, type and mode, links, owner, size, mtime\n"
 		"  -R, --recursive         (ls) every path below, one per line\n"
 		"  -h, --help              this text;  --version  the version\n"
@@ -103,6 +107,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "long", no_argument, NULL, 'l' },
+		{ "directory", required_argument, NULL, 'C' },
 		{ "recursive", no_argument, NULL, 'R' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -111,7 +116,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 	int opt;
 
 	memset(c, 0, sizeof(*c));
-	while ((opt = getopt_long(argc, argv, "qhlR", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qhlRC:", longopts, NULL)) != -1) {
 		uint64_t v;
 
 		switch (opt) {
@@ -148,6 +153,9 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			break;
 		case 'l':
 			c->ls_long = true;
+			break;
+		case 'C':
+			c->dest = optarg;
 			break;
 		case 'R':
 			c->ls_recursive = true;
@@ -211,7 +219,7 @@ static int run(const struct cli *c)
 		mode = XA_RUN_CHECK;
 	else if (!strcmp(c->command, "info") || !strcmp(c->command, "show") ||
 		 !strcmp(c->command, "stat") || !strcmp(c->command, "cat") ||
-		 !strcmp(c->command, "ls"))
+		 !strcmp(c->command, "ls") || !strcmp(c->command, "extract"))
 		mode = XA_RUN_INFO;
 	else {
 		fprintf(stderr, "xfsrecon: unknown command '%s'; try 'xfsrecon --help'\n", c->command);
@@ -221,12 +229,16 @@ static int run(const struct cli *c)
 		fprintf(stderr, "xfsrecon: %s needs one PATH or INODE after the image\n", c->command);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(c->command, "ls") && c->nargs > 1) {
-		fprintf(stderr, "xfsrecon: ls takes at most one PATH after the image\n");
+	if ((!strcmp(c->command, "ls") || !strcmp(c->command, "extract")) && c->nargs > 1) {
+		fprintf(stderr, "xfsrecon: %s takes at most one PATH after the image\n", c->command);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(c->command, "extract") && !c->dest) {
+		fprintf(stderr, "xfsrecon: extract needs -C DIR, an existing directory to write into\n");
 		return EXIT_USAGE;
 	}
 	if (strcmp(c->command, "show") && strcmp(c->command, "stat") && strcmp(c->command, "cat") &&
-	    strcmp(c->command, "ls") && c->nargs) {
+	    strcmp(c->command, "ls") && strcmp(c->command, "extract") && c->nargs) {
 		fprintf(stderr, "xfsrecon: unexpected argument '%s'\n", c->args[0]);
 		return EXIT_USAGE;
 	}
@@ -255,6 +267,19 @@ static int run(const struct cli *c)
 
 	if (!strcmp(c->command, "show")) {
 		rc = xa_show(stdout, stderr, &ctx, c->nargs, c->args, c->annotate);
+		xa_ctx_release(&ctx);
+		return rc ? exit_for_error(rc) : EXIT_CLEAN;
+	}
+	if (!strcmp(c->command, "extract")) {
+		struct xa_extract_opts eo = { c->dest, true };
+		struct xa_extract_stats es;
+
+		rc = xa_cmd_extract(&ctx, c->nargs ? c->args[0] : "/", &eo, &es, stderr);
+		if (!c->quiet)
+			printf("extracted %" PRIu64 " files (%" PRIu64 " bytes), %" PRIu64
+			       " directories, %" PRIu64 " symlinks, %" PRIu64 " special files; %" PRIu64
+			       " skipped, %" PRIu64 " damaged\n", es.files, es.bytes, es.dirs,
+			       es.symlinks, es.specials, es.skipped, es.damaged);
 		xa_ctx_release(&ctx);
 		return rc ? exit_for_error(rc) : EXIT_CLEAN;
 	}
