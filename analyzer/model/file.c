@@ -11,6 +11,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
 #include "analyzer/scan/fork_walk.h"
+#include "formats/symlink.h"
 
 int xa_inode_read(struct xa_ctx *ctx, uint64_t ino, struct xa_inode *out)
 {
@@ -191,4 +192,65 @@ int xa_file_pread(struct xa_ctx *ctx, const struct xa_extents *ex, void *buf, si
 		len -= n;
 	}
 	return 0;
+}
+
+static void sink_drop(void *arg, const struct xprob *p)
+{
+	(void)arg;
+	(void)p;
+}
+
+int xa_symlink_target(struct xa_ctx *ctx, const struct xa_inode *ip, uint8_t *out,
+		      size_t *len, const struct xprob_sink *sink)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	struct xprob_sink drop = { sink_drop, NULL };
+	struct xfmt_symlink_asm a;
+	struct xa_extents ex;
+	uint8_t *buf;
+	int rc;
+
+	if (!sink)
+		sink = &drop;
+	*len = 0;
+	if (ip->d.format == 1) {
+		size_t fsz = 0, n = 0;
+		const uint8_t *fork = xfmt_dinode_fork(ip->raw, &ip->d, XA_DATA_FORK, &fsz);
+		const uint8_t *t = xfmt_symlink_local(fork, fsz, ip->d.size, &n);
+
+		xfmt_symlink_local_verify(fork, fsz, ip->d.size, sink);
+		if (!t)
+			return XERR_FORMAT;
+		if (n > XFMT_SYMLINK_MAXLEN - 1)
+			n = XFMT_SYMLINK_MAXLEN - 1;
+		memcpy(out, t, n);
+		*len = n;
+		return n == ip->d.size ? 0 : XERR_FORMAT;
+	}
+	rc = xa_extents_load(ctx, ip, XA_DATA_FORK, &ex);
+	if (rc)
+		return rc;
+	xfmt_symlink_asm_init(&a, g, ip->ino, ip->d.size);
+	/* A remote target spans at most 3 mappings of at most 1 KiB each
+	 * in use; read at most 4 blocks per mapping. */
+	buf = malloc((size_t)g->blocksize * 4);
+	if (!buf) {
+		xa_extents_release(&ex);
+		return XERR_NOMEM;
+	}
+	for (size_t i = 0; i < ex.n && i < XFMT_SYMLINK_MAPS && !xfmt_symlink_asm_done(&a); i++) {
+		uint32_t nb = ex.v[i].blockcount < 4 ? ex.v[i].blockcount : 4;
+		uint64_t byte = xfmt_geom_fsb_byte(g, ex.v[i].startblock);
+		size_t n = (size_t)nb << g->blocklog;
+
+		if (ximg_pread(ctx->img, buf, n, byte) != 0)
+			break;
+		xfmt_symlink_asm_add(&a, buf, n, byte >> XFS_BB_SHIFT, g, sink);
+	}
+	xfmt_symlink_asm_finish(&a, sink);
+	free(buf);
+	xa_extents_release(&ex);
+	memcpy(out, a.target, a.have);
+	*len = a.have;
+	return a.have == a.want && a.want == ip->d.size ? 0 : XERR_FORMAT;
 }

@@ -67,4 +67,14 @@ typedef void (*xa_missing_fn)(void *arg, uint64_t off, uint64_t len);
 int xa_file_pread(struct xa_ctx *ctx, const struct xa_extents *ex, void *buf, size_t len,
 		  uint64_t off, xa_missing_fn missing, void *arg);
 
+/*
+ * The target of symlink ip (local or stored in blocks) into out (at least
+ * 1024 bytes), its length in *len.  With sink non-NULL every check on the
+ * target's storage reports there.  Returns 0, XERR_FORMAT when the target
+ * could not be assembled completely (what was found is still in out), or a
+ * negative xerr.
+ */
+int xa_symlink_target(struct xa_ctx *ctx, const struct xa_inode *ip, uint8_t *out,
+		      size_t *len, const struct xprob_sink *sink);
+
 #endif /* XA_FILE_H */

@@ -30,6 +30,7 @@
 #include "analyzer/report/report_xml.h"
 #include "analyzer/scan/fork_walk.h"
 #include "analyzer/views/files.h"
+#include "formats/symlink.h"
 
 #define EXTRACT_MAX_DEPTH 256u
 #define EXTRACT_CHUNK     (1u << 20)
@@ -181,28 +182,24 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 
 static void extract_symlink(struct xstate *x, int dirfd, const char *name, const struct xa_inode *ip)
 {
-	size_t fsz = 0;
-	const uint8_t *fork = xfmt_dinode_fork(ip->raw, &ip->d, XA_DATA_FORK, &fsz);
-	char target[1025];
-	size_t n;
+	uint8_t raw[XFMT_SYMLINK_MAXLEN];
+	char target[XFMT_SYMLINK_MAXLEN + 1];
+	size_t n = 0;
+	int rc = xa_symlink_target(x->ctx, ip, raw, &n, NULL);
 
-	if (ip->d.format != 1 || !fork) {
-		fprintf(x->err, "xfsrecon: %s/%s: symlinks stored in blocks are not extracted yet\n",
-			x->cur_path, name);
-		x->st->skipped++;
+	if (rc == XERR_NOMEM) {
+		x->rc = rc;
 		return;
 	}
-	n = ip->d.size < fsz ? (size_t)ip->d.size : fsz;
-	if (n >= sizeof(target))
-		n = sizeof(target) - 1;
-	memcpy(target, fork, n);
+	memcpy(target, raw, n);
 	target[n] = '\0';
-	if (strlen(target) != n || n == 0) {
-		fprintf(x->err, "xfsrecon: %s/%s: symlink target holds a NUL byte; not created\n",
+	if (rc || n == 0 || strlen(target) != n) {
+		fprintf(x->err, "xfsrecon: %s/%s: the symlink target is damaged; not created\n",
 			x->cur_path, name);
 		x->st->skipped++;
 		return;
 	}
+	/* The target is stored as text only: symlinkat never resolves it. */
 	if (symlinkat(target, dirfd, name) != 0) {
 		fprintf(x->err, "xfsrecon: %s/%s: cannot create symlink: %s\n", x->cur_path, name,
 			strerror(errno));

@@ -15,6 +15,7 @@
 #include "analyzer/model/file.h"
 #include "analyzer/report/field_print.h"
 #include "analyzer/scan/fork_walk.h"
+#include "formats/symlink.h"
 
 #define CAT_CHUNK (1u << 20)
 
@@ -184,21 +185,17 @@ int xa_cmd_cat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 	}
 	ms.ino = ino;
 	size = ip.d.size;
-	if (xa_inode_type(&ip) == 0120000 && ip.d.format == 1) {
-		/* A short symlink's target lives in the inode itself. */
-		size_t fsz = 0;
-		const uint8_t *fork = xfmt_dinode_fork(ip.raw, &ip.d, XA_DATA_FORK, &fsz);
-
-		if (fork)
-			fwrite(fork, 1, size < fsz ? (size_t)size : fsz, out);
-		xa_inode_release(&ip);
-		return 0;
-	}
 	if (xa_inode_type(&ip) == 0120000) {
-		fprintf(err, "xfsrecon: inode %" PRIu64 " is a symlink stored in blocks; "
-			"reading those is not supported yet\n", ino);
+		uint8_t t[XFMT_SYMLINK_MAXLEN];
+		size_t n = 0;
+
+		rc = xa_symlink_target(ctx, &ip, t, &n, NULL);
+		fwrite(t, 1, n, out);
+		if (rc && rc != XERR_NOMEM)
+			fprintf(err, "xfsrecon: inode %" PRIu64 ": the symlink target is damaged; "
+				"%zu bytes of %" PRIu64 " recovered\n", ino, n, size);
 		xa_inode_release(&ip);
-		return XERR_UNSUPPORTED;
+		return rc == XERR_FORMAT ? XERR_IO : rc;
 	}
 	if (xa_inode_type(&ip) != 0100000) {
 		fprintf(err, "xfsrecon: inode %" PRIu64 " is a %s, not a file\n", ino,
