@@ -21,6 +21,7 @@
 #include "analyzer/io/sha256.h"
 #include "analyzer/report/report_text.h"
 #include "analyzer/report/report_xml.h"
+#include "analyzer/views/bodyfile.h"
 #include "analyzer/views/extract.h"
 #include "analyzer/views/files.h"
 #include "analyzer/views/ls.h"
@@ -63,6 +64,7 @@ static void usage(FILE *f)
 		"  cat IMAGE INODE         the file's exact bytes to standard output\n"
 		"  ls IMAGE [PATH]         list a directory (-l long, -R recursive)\n"
 		"  extract IMAGE [PATH] -C DIR   copy files out into DIR (default PATH: /)\n"
+		"  bodyfile IMAGE          every path as a Sleuth Kit body line (mactime input)\n"
 		"\n"
 		"options:\n"
 		"  --xml FILE              (check) also write the XML report to FILE\n"
@@ -219,7 +221,8 @@ static int run(const struct cli *c)
 		mode = XA_RUN_CHECK;
 	else if (!strcmp(c->command, "info") || !strcmp(c->command, "show") ||
 		 !strcmp(c->command, "stat") || !strcmp(c->command, "cat") ||
-		 !strcmp(c->command, "ls") || !strcmp(c->command, "extract"))
+		 !strcmp(c->command, "ls") || !strcmp(c->command, "extract") ||
+		 !strcmp(c->command, "bodyfile"))
 		mode = XA_RUN_INFO;
 	else {
 		fprintf(stderr, "xfsrecon: unknown command '%s'; try 'xfsrecon --help'\n", c->command);
@@ -267,6 +270,13 @@ static int run(const struct cli *c)
 
 	if (!strcmp(c->command, "show")) {
 		rc = xa_show(stdout, stderr, &ctx, c->nargs, c->args, c->annotate);
+		xa_ctx_release(&ctx);
+		return rc ? exit_for_error(rc) : EXIT_CLEAN;
+	}
+	if (!strcmp(c->command, "bodyfile")) {
+		rc = xa_cmd_bodyfile(&ctx, stdout, stderr);
+		if (fflush(stdout) != 0 && !rc)
+			rc = XERR_IO;
 		xa_ctx_release(&ctx);
 		return rc ? exit_for_error(rc) : EXIT_CLEAN;
 	}

@@ -6,6 +6,7 @@
 #   - `xfsrecon ls -R` lists exactly the paths `find` lists on the mount;
 #   - `xfsrecon ls -R -l` gives each path's inode number, type, mode, link
 #     count and size as `stat` does;
+#   - `xfsrecon bodyfile` gives each path's inode, owner, size and times;
 #   - `xfsrecon extract` recreates the tree: same paths, types, modes, sizes,
 #     symlink targets and mtimes, and the SHA-256 of every regular file equals
 #     the kernel's.
@@ -42,6 +43,9 @@ for name in $(corpus_names); do
 	(cd "$mnt" && find . -mindepth 1 -printf '/%P %i %y %m %n %s\n' | LC_ALL=C sort) > "$TMPD/k.long"
 	tree_meta "$mnt" > "$TMPD/k.meta"
 	tree_sums "$mnt" > "$TMPD/k.sums"
+	(cd "$mnt" && find . -printf '/%P|%i|%U|%G|%s|%A@|%T@|%C@\n') |
+		awk -F'|' 'BEGIN{OFS="|"} {for (i = 6; i <= 8; i++) { split($i, t, "."); $i = t[1] } print}' |
+		LC_ALL=C sort > "$TMPD/k.body"
 	umount "$mnt" || fail "$name: umount failed"
 
 	# our side
@@ -60,6 +64,11 @@ for name in $(corpus_names); do
 	# directory sizes differ by design (the kernel reports di_size too: keep)
 	diff "$TMPD/k.long" "$TMPD/o.long" > "$TMPD/diff" ||
 		fail "$name: ls -R -l differs from the kernel: $(head -20 "$TMPD/diff")"
+
+	"$XFSRECON" bodyfile "$img" | awk -F'|' 'BEGIN{OFS="|"} {print $2, $3, $5, $6, $7, $8, $9, $10}' |
+		LC_ALL=C sort > "$TMPD/o.body"
+	diff "$TMPD/k.body" "$TMPD/o.body" > "$TMPD/diff" ||
+		fail "$name: bodyfile differs from the kernel: $(head -20 "$TMPD/diff")"
 
 	rm -rf "$TMPD/ex"
 	mkdir "$TMPD/ex"

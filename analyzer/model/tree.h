@@ -1,0 +1,40 @@
+/*
+ * tree.h - depth-first walk of the directory tree below one directory, in
+ * name order, for the views that need every path (ls -R, bodyfile).
+ */
+#ifndef XA_TREE_H
+#define XA_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct xa_ctx;
+struct xa_inode;
+
+struct xa_tree_entry {
+	const char            *path;    /* display path: names escaped, "/"-joined */
+	const uint8_t         *name;    /* raw name bytes */
+	size_t                 namelen;
+	uint64_t               ino;
+	uint8_t                ftype;   /* as the entry stores it */
+	const struct xa_inode *ip;      /* the entry's inode, NULL if unreadable */
+	unsigned               depth;   /* 1 for entries of the starting directory */
+};
+
+/* Called per entry (".", ".." excluded); a negative return stops the walk. */
+typedef int (*xa_tree_fn)(void *arg, const struct xa_tree_entry *e);
+
+/*
+ * Walk the tree below directory dir_ino, whose display path is dir_path
+ * ("" for the root, so entries print as "/name").  With recursive false only
+ * the directory's own entries are visited.  Directories are entered once
+ * (a second name for one is reported on err and not entered) and at most
+ * 4096 levels deep.  *incomplete is set when some directory could not be
+ * read completely.  Returns 0 or a negative xerr.
+ */
+int xa_tree_walk(struct xa_ctx *ctx, uint64_t dir_ino, const char *dir_path, bool recursive,
+		 xa_tree_fn fn, void *arg, FILE *err, bool *incomplete);
+
+#endif /* XA_TREE_H */

@@ -1,0 +1,95 @@
+/*
+ * bodyfile.c - the TSK 3.x body format.
+ */
+#include "analyzer/views/bodyfile.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "analyzer/model/file.h"
+#include "analyzer/model/tree.h"
+
+/* TSK's mode string: a type letter, "/", then ls-style type and permissions. */
+static void mode_string(uint16_t mode, char out[13])
+{
+	static const char rwx[] = "rwxrwxrwx";
+	char t1, t2;
+
+	switch (mode & 0170000u) {
+	case 0040000: t1 = 'd'; t2 = 'd'; break;
+	case 0120000: t1 = 'l'; t2 = 'l'; break;
+	case 0020000: t1 = 'c'; t2 = 'c'; break;
+	case 0060000: t1 = 'b'; t2 = 'b'; break;
+	case 0010000: t1 = 'p'; t2 = 'p'; break;
+	case 0140000: t1 = 's'; t2 = 's'; break;
+	case 0100000: t1 = 'r'; t2 = '-'; break;
+	default: t1 = '-'; t2 = '-'; break;
+	}
+	out[0] = t1;
+	out[1] = '/';
+	out[2] = t2;
+	for (int i = 0; i < 9; i++)
+		out[3 + i] = (mode >> (8 - i)) & 1 ? rwx[i] : '-';
+	if (mode & 04000)
+		out[5] = (mode & 0100) ? 's' : 'S';
+	if (mode & 02000)
+		out[8] = (mode & 010) ? 's' : 'S';
+	if (mode & 01000)
+		out[11] = (mode & 01) ? 't' : 'T';
+	out[12] = '\0';
+}
+
+/* Names are already escaped (\xNN, \\); "|" would split the line. */
+static void put_path(FILE *out, const char *path)
+{
+	for (const char *p = path; *p; p++) {
+		if (*p == '|')
+			fputs("\\x7c", out);
+		else
+			fputc(*p, out);
+	}
+}
+
+static void line(FILE *out, const char *path, uint64_t ino, const struct xa_inode *ip)
+{
+	char mode[13];
+
+	fputs("0|", out);
+	put_path(out, path);
+	if (!ip) {
+		fprintf(out, "|%" PRIu64 "|?|0|0|0|0|0|0|0\n", ino);
+		return;
+	}
+	mode_string(ip->d.mode, mode);
+	fprintf(out, "|%" PRIu64 "|%s|%" PRIu32 "|%" PRIu32 "|%" PRIu64 "|%" PRId64 "|%" PRId64
+		"|%" PRId64 "|%" PRId64 "\n", ino, mode, ip->d.uid, ip->d.gid, ip->d.size,
+		ip->d.atime.sec, ip->d.mtime.sec, ip->d.ctime.sec,
+		ip->d.version >= 3 ? ip->d.crtime.sec : 0);
+}
+
+static int body_entry(void *arg, const struct xa_tree_entry *e)
+{
+	line(arg, e->path, e->ino, e->ip);
+	return 0;
+}
+
+int xa_cmd_bodyfile(struct xa_ctx *ctx, FILE *out, FILE *err)
+{
+	struct xa_inode root;
+	bool incomplete = false;
+	int rc;
+
+	if (xa_inode_read(ctx, ctx->sb.rootino, &root) == 0) {
+		line(out, "/", root.ino, &root);
+		xa_inode_release(&root);
+	} else {
+		fprintf(err, "xfsrecon: the root inode cannot be read\n");
+		incomplete = true;
+	}
+	rc = xa_tree_walk(ctx, ctx->sb.rootino, "", true, body_entry, out, err, &incomplete);
+	if (rc)
+		return rc;
+	return incomplete ? XERR_IO : 0;
+}
