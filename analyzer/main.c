@@ -45,6 +45,7 @@ struct cli {
 	const char *dest;
 	bool        ls_long;
 	bool        ls_recursive;
+	bool        ls_deleted;
 	struct ximg_open_opts io;
 	int         nargs;
 	char      **args;
@@ -77,6 +78,7 @@ static void usage(FILE *f)
 		"  -C, --directory DIR     (extract) the host directory to extract into\n"
 		"  -l, --long              (ls) inode, type and mode, links, owner, size, mtime\n"
 		"  -R, --recursive         (ls) every path below, one per line\n"
+		"  --deleted               (ls) also names of deleted entries still in the blocks\n"
 		"  -h, --help              this text;  --version  the version\n"
 		"\n"
 		"The image is only ever opened read-only.\n"
@@ -111,6 +113,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "long", no_argument, NULL, 'l' },
 		{ "directory", required_argument, NULL, 'C' },
 		{ "recursive", no_argument, NULL, 'R' },
+		{ "deleted", no_argument, NULL, 'D' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -161,6 +164,9 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			break;
 		case 'R':
 			c->ls_recursive = true;
+			break;
+		case 'D':
+			c->ls_deleted = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -294,7 +300,7 @@ static int run(const struct cli *c)
 		return rc ? exit_for_error(rc) : EXIT_CLEAN;
 	}
 	if (!strcmp(c->command, "ls")) {
-		struct xa_ls_opts lo = { c->ls_long, c->ls_recursive };
+		struct xa_ls_opts lo = { c->ls_long, c->ls_recursive, c->ls_deleted };
 
 		rc = xa_cmd_ls(&ctx, c->nargs ? c->args[0] : "/", &lo, stdout, stderr);
 		if (fflush(stdout) != 0 && !rc)

@@ -16,6 +16,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/model/file.h"
 #include "analyzer/scan/fork_walk.h"
+#include "formats/dir2_carve.h"
 
 static int sf_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_loc_sink *verify,
 		      xa_dirent_fn fn, void *arg, bool *complete)
@@ -179,6 +180,55 @@ int xa_dir_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_loc
 		return block_iterate(ctx, dir, verify, fn, arg, complete);
 	*complete = false;
 	return 0;
+}
+
+int xa_dir_deleted(struct xa_ctx *ctx, const struct xa_inode *dir, xa_deleted_fn fn, void *arg)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t per = g->dirblksize >> g->blocklog;
+	uint64_t leaf_da = xfmt_dir2_leaf_firstda(g);
+	bool block_form = dir->d.size == g->dirblksize;
+	struct xa_extents ex;
+	uint8_t *blk;
+	int rc;
+
+	if ((dir->d.mode & 0170000u) != 0040000u ||
+	    (dir->d.format != XFS_DINODE_FMT_EXTENTS && dir->d.format != XFS_DINODE_FMT_BTREE))
+		return 0;
+	rc = xa_extents_load(ctx, dir, XA_DATA_FORK, &ex);
+	if (rc)
+		return rc;
+	blk = malloc(g->dirblksize);
+	if (!blk) {
+		xa_extents_release(&ex);
+		return XERR_NOMEM;
+	}
+	for (size_t i = 0; i < ex.n && !rc; i++) {
+		const struct xfmt_bmbt_rec *r = &ex.v[i];
+		uint64_t end = r->startoff + r->blockcount;
+		uint64_t da = (r->startoff + per - 1) / per * per;
+
+		for (; da < end && da < leaf_da && !rc; da += per) {
+			struct xfmt_dir2_unused u;
+			uint64_t daddr;
+			size_t pos = 0;
+
+			if (read_dirblock(ctx, &ex, da, blk, &daddr) != 0)
+				continue;
+			while (!rc && xfmt_dir2_unused_next(blk, g->dirblksize, g, block_form && da == 0,
+							    &pos, &u) == 1) {
+				struct xfmt_dir2_carved c;
+				size_t cpos = 0;
+
+				while (!rc && xfmt_dir2_carve_next(blk, g->dirblksize, u.offset, u.length,
+								   g, &cpos, &c) == 1)
+					rc = fn(arg, &c);
+			}
+		}
+	}
+	free(blk);
+	xa_extents_release(&ex);
+	return rc < 0 ? rc : 0;
 }
 
 struct lookup {

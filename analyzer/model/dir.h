@@ -32,6 +32,17 @@ typedef int (*xa_dirent_fn)(void *arg, const struct xfmt_dirent *de);
 int xa_dir_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_loc_sink *verify,
 		   xa_dirent_fn fn, void *arg, bool *complete);
 
+/* Called per recovered deleted entry (see formats/dir2_carve.h). */
+struct xfmt_dir2_carved;
+typedef int (*xa_deleted_fn)(void *arg, const struct xfmt_dir2_carved *c);
+
+/*
+ * Walk the names of deleted entries still present in the unused space of
+ * directory dir's data blocks (shortform directories keep none).  Returns 0
+ * or a negative xerr.
+ */
+int xa_dir_deleted(struct xa_ctx *ctx, const struct xa_inode *dir, xa_deleted_fn fn, void *arg);
+
 /*
  * Find name (len bytes) in directory dir; 0 and *ino on success, XERR_RANGE
  * when there is no such entry.

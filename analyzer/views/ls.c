@@ -10,10 +10,12 @@
 
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/tree.h"
 #include "analyzer/report/report_xml.h"
 #include "analyzer/views/files.h"
+#include "formats/dir2_carve.h"
 
 struct ls_state {
 	struct xa_ctx            *ctx;
@@ -59,9 +61,64 @@ static void print_entry(FILE *out, const char *display, uint64_t ino, const stru
 		ip->d.uid, ip->d.gid, ip->d.size, tbuf, display);
 }
 
+struct del_state {
+	struct xa_ctx *ctx;
+	FILE          *out;
+	const char    *prefix;   /* display path of the directory, or NULL */
+};
+
+static int print_deleted(void *arg, const struct xfmt_dir2_carved *c)
+{
+	struct del_state *d = arg;
+	char *esc = xa_report_xml_escape(c->name, c->namelen);
+	const char *state = "unknown";
+	struct xa_inode ip;
+	uint64_t ino = c->ino;
+
+	if (!esc)
+		return XERR_NOMEM;
+	/* A number known only by its low half names no inode for sure. */
+	if (c->ino_whole) {
+		if (xa_inode_read(d->ctx, ino, &ip) == 0) {
+			state = xfmt_dinode_in_use(&ip.d) ? "in use" : "free";
+			xa_inode_release(&ip);
+		}
+	}
+	if (d->prefix)
+		fprintf(d->out, "%s/%s (deleted: inode %" PRIu64 "%s, %s)\n", d->prefix, esc, ino,
+			c->ino_whole ? "" : " from its low 32 bits", state);
+	else
+		fprintf(d->out, "%s (deleted: inode %" PRIu64 "%s, %s)\n", esc, ino,
+			c->ino_whole ? "" : " from its low 32 bits", state);
+	free(esc);
+	return 0;
+}
+
+static int list_deleted(struct xa_ctx *ctx, FILE *out, uint64_t dir_ino, const char *prefix)
+{
+	struct del_state d = { ctx, out, prefix };
+	struct xa_inode dir;
+	int rc;
+
+	if (xa_inode_read(ctx, dir_ino, &dir) != 0)
+		return 0;
+	rc = xa_dir_deleted(ctx, &dir, print_deleted, &d);
+	xa_inode_release(&dir);
+	return rc;
+}
+
 static int ls_entry(void *arg, const struct xa_tree_entry *e)
 {
 	struct ls_state *st = arg;
+
+	if (st->o->deleted && st->o->recursive && e->ip &&
+	    (e->ip->d.mode & 0170000u) == 0040000u) {
+		int rc;
+
+		print_entry(st->out, e->path, e->ino, e->ip, st->o->longfmt);
+		rc = list_deleted(st->ctx, st->out, e->ino, e->path);
+		return rc;
+	}
 
 	if (st->o->recursive) {
 		print_entry(st->out, e->path, e->ino, e->ip, st->o->longfmt);
@@ -111,6 +168,8 @@ int xa_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xa_ls_opts *o
 	while (len && base[len - 1] == '/')
 		base[--len] = '\0';
 	rc = xa_tree_walk(ctx, ino, base, o->recursive, ls_entry, &st, err, &incomplete);
+	if (!rc && o->deleted)
+		rc = list_deleted(ctx, out, ino, o->recursive ? base : NULL);
 	free(base);
 	if (rc)
 		return rc;

@@ -12,6 +12,7 @@ struct xa_ctx;
 struct xa_ls_opts {
 	bool longfmt;    /* -l: inode, type, mode, links, uid, gid, size, mtime, name */
 	bool recursive;  /* -R: every path below, depth first, one per line */
+	bool deleted;    /* --deleted: names of removed entries still in the blocks */
 };
 
 /*
@@ -20,6 +21,8 @@ struct xa_ls_opts {
  * unprintable bytes escaped as \xNN (and "\" as "\\").  Returns 0, XERR_USAGE
  * for a bad target, XERR_IO when some directory could not be read completely
  * (what could be read is still listed), or another negative xerr.
+ * With o->deleted, each listed directory's deleted names follow its live
+ * ones as "name (deleted: inode N, free|in use|unknown)".
  */
 int xa_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xa_ls_opts *o,
 	      FILE *out, FILE *err);
