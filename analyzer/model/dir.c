@@ -17,6 +17,7 @@
 #include "analyzer/model/file.h"
 #include "analyzer/scan/fork_walk.h"
 #include "formats/dir2_carve.h"
+#include "formats/endian.h"
 
 static int sf_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_loc_sink *verify,
 		      xa_dirent_fn fn, void *arg, bool *complete)
@@ -94,6 +95,40 @@ static int read_dirblock(struct xa_ctx *ctx, const struct xa_extents *ex, uint64
 	return 0;
 }
 
+/*
+ * The leaf and free segments index the data blocks; listing needs none of
+ * them, but check verifies each block on its own (the cross-block checks,
+ * leaf hashes against data entries and bests against bestfree, are not
+ * done yet).
+ */
+static void verify_index_block(struct xa_ctx *ctx, const struct xa_inode *dir,
+			       struct xa_loc_sink *verify, const uint8_t *blk, uint64_t da,
+			       uint64_t daddr, const struct xfmt_bmbt_rec *r)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	struct xfmt_da_expect exp;
+	uint16_t magic16 = xfmt_get_be16(blk + 8);
+
+	xfmt_dir2_da_expect_init(&exp, g, dir->ino, (uint32_t)da, daddr);
+	verify->loc.has = XPROB_HAS_INO | XPROB_HAS_BYTE | XPROB_HAS_AG | XPROB_HAS_AGBNO;
+	verify->loc.ino = dir->ino;
+	verify->loc.byte = daddr << XFS_BB_SHIFT;
+	verify->loc.agno = xfmt_geom_fsb_agno(g, r->startblock);
+	verify->loc.agbno = xfmt_geom_fsb_agbno(g, r->startblock + (da - r->startoff));
+	if (da >= xfmt_dir2_free_firstda(g)) {
+		verify->loc.what = "directory free index";
+		xfmt_dir2_free_verify(blk, g->dirblksize, g, &exp, &verify->sink);
+	} else if (magic16 == XFS_DA3_NODE_MAGIC || magic16 == XFS_DA_NODE_MAGIC) {
+		verify->loc.what = "directory node";
+		xfmt_da_node_verify(blk, g->dirblksize, g->dirblksize, g, &exp, &verify->sink);
+	} else {
+		bool leaf1 = magic16 == XFS_DIR3_LEAF1_MAGIC || magic16 == XFS_DIR2_LEAF1_MAGIC;
+
+		verify->loc.what = "directory leaf";
+		xfmt_dir2_leaf_verify(blk, g->dirblksize, g, &exp, leaf1, &verify->sink);
+	}
+}
+
 static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 			 struct xa_loc_sink *verify, xa_dirent_fn fn, void *arg, bool *complete)
 {
@@ -121,7 +156,7 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 		/* First directory-block boundary inside this mapping. */
 		uint64_t da = (r->startoff + per - 1) / per * per;
 
-		for (; da < end && da < leaf_da && !rc; da += per) {
+		for (; da < end && (da < leaf_da || verify) && !rc; da += per) {
 			struct xfmt_da_expect exp;
 			struct xfmt_dirent de;
 			uint64_t daddr = 0;
@@ -130,6 +165,10 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 
 			if (read_dirblock(ctx, &ex, da, blk, &daddr) != 0) {
 				*complete = false;
+				continue;
+			}
+			if (da >= leaf_da) {
+				verify_index_block(ctx, dir, verify, blk, da, daddr, r);
 				continue;
 			}
 			if (verify) {

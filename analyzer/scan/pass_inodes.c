@@ -17,7 +17,9 @@
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
+#include "analyzer/model/file.h"
 #include "analyzer/scan/fork_walk.h"
+#include "formats/symlink.h"
 #include "analyzer/scan/passes.h"
 #include "formats/dinode.h"
 
@@ -34,6 +36,20 @@ static int check_forks(struct xa_ctx *ctx, const struct xa_loc *loc, uint64_t in
 	rc = xa_fork_walk(ctx, ino, raw, d, XA_ATTR_FORK, true, NULL, NULL, &ar);
 	if (rc)
 		return rc;
+	/* A symlink's target: local bytes, or remote blocks with their headers. */
+	if ((d->mode & 0170000u) == 0120000u) {
+		struct xa_inode tmp = { ino, (uint8_t *)(uintptr_t)raw, ctx->geom.inodesize, *d };
+		struct xa_loc_sink ls;
+		uint8_t target[XFMT_SYMLINK_MAXLEN];
+		size_t len;
+
+		xa_loc_sink_init(&ls, &ctx->findings);
+		ls.loc = *loc;
+		ls.loc.what = "symlink";
+		rc = xa_symlink_target(ctx, &tmp, target, &len, &ls.sink);
+		if (rc == XERR_NOMEM)
+			return rc;
+	}
 	if (!dr.complete || !ar.complete)
 		return 0;
 	if ((d->format == XFS_DINODE_FMT_EXTENTS || d->format == XFS_DINODE_FMT_BTREE) &&
