@@ -18,10 +18,18 @@
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/file.h"
+#include "analyzer/model/xattr.h"
 #include "analyzer/scan/fork_walk.h"
 #include "formats/symlink.h"
 #include "analyzer/scan/passes.h"
 #include "formats/dinode.h"
+
+static int attr_ignore(void *arg, const struct xa_xattr *a)
+{
+	(void)arg;
+	(void)a;
+	return 0;
+}
 
 /* Walk both forks; compare what they map with nblocks and the extent counts. */
 static int check_forks(struct xa_ctx *ctx, const struct xa_loc *loc, uint64_t ino,
@@ -48,6 +56,17 @@ static int check_forks(struct xa_ctx *ctx, const struct xa_loc *loc, uint64_t in
 		ls.loc.what = "symlink";
 		rc = xa_symlink_target(ctx, &tmp, target, &len, &ls.sink);
 		if (rc == XERR_NOMEM)
+			return rc;
+	}
+	/* Attribute forks: every block (leaf, node, remote value) verified. */
+	if (d->has_attr_fork) {
+		struct xa_inode tmp = { ino, (uint8_t *)(uintptr_t)raw, ctx->geom.inodesize, *d };
+		struct xa_loc_sink ls;
+
+		xa_loc_sink_init(&ls, &ctx->findings);
+		ls.loc = *loc;
+		rc = xa_xattr_iterate(ctx, &tmp, &ls, attr_ignore, NULL, NULL);
+		if (rc)
 			return rc;
 	}
 	if (!dr.complete || !ar.complete)

@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "analyzer/engine.h"
@@ -27,6 +28,7 @@
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/u64set.h"
+#include "analyzer/model/xattr.h"
 #include "analyzer/report/report_xml.h"
 #include "analyzer/scan/fork_walk.h"
 #include "analyzer/views/files.h"
@@ -76,6 +78,49 @@ static void progress(struct xstate *x)
 		return;
 	fprintf(x->err, "\rxfsrecon: extracted %" PRIu64 " files, %" PRIu64 " directories, %"
 		PRIu64 " MiB", x->st->files, x->st->dirs, x->st->bytes >> 20);
+}
+
+struct xattr_set {
+	struct xstate *x;
+	int            fd;
+	const char    *name;
+};
+
+static int set_one_xattr(void *arg, const struct xa_xattr *a)
+{
+	struct xattr_set *xs = arg;
+	char key[8 + 10 + 256];
+	const char *prefix = xfmt_attr_ns_prefix(a->ns);
+
+	/* Parent pointers are filesystem-internal, not host attributes. */
+	if (a->ns == XFMT_ATTR_NS_PARENT || !*prefix || memchr(a->name, 0, a->namelen))
+		return 0;
+	snprintf(key, sizeof(key), "%s%.*s", prefix, (int)a->namelen, (const char *)a->name);
+	if (fsetxattr(xs->fd, key, a->value, a->valuelen, 0) != 0) {
+		fprintf(xs->x->err, "xfsrecon: %s/%s: cannot set attribute %s: %s\n",
+			xs->x->cur_path, xs->name, key, strerror(errno));
+		xs->x->st->skipped++;
+	}
+	return 0;
+}
+
+/* Copy the inode's extended attributes onto the open host file fd. */
+static void set_xattrs(struct xstate *x, int fd, const char *name, const struct xa_inode *ip)
+{
+	struct xattr_set xs = { x, fd, name };
+	bool complete = true;
+	int rc;
+
+	if (!ip->d.has_attr_fork)
+		return;
+	rc = xa_xattr_iterate(x->ctx, ip, NULL, set_one_xattr, &xs, &complete);
+	if (rc == XERR_NOMEM)
+		x->rc = rc;
+	if (!complete) {
+		fprintf(x->err, "xfsrecon: %s/%s: some attributes could not be read\n",
+			x->cur_path, name);
+		x->st->damaged++;
+	}
 }
 
 static void set_meta(int dirfd, const char *name, const struct xa_inode *ip, bool is_link)
@@ -167,6 +212,7 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 	}
 	if (ftruncate(fd, (off_t)ip->d.size) != 0)
 		x->st->skipped++;
+	set_xattrs(x, fd, name, ip);
 	close(fd);
 	if (!ex.complete) {
 		fprintf(x->err, "xfsrecon: %s/%s: the block map is damaged; unmapped ranges are "
@@ -329,6 +375,7 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, const char *p
 				continue;
 			}
 			x->st->dirs++;
+			set_xattrs(x, fd, name, &ip);
 			sub = malloc(strlen(path) + strlen(name) + 2);
 			if (!sub) {
 				x->rc = XERR_NOMEM;

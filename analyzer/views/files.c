@@ -13,6 +13,8 @@
 #include "analyzer/errors.h"
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
+#include "analyzer/model/xattr.h"
+#include "analyzer/report/report_xml.h"
 #include "analyzer/report/field_print.h"
 #include "analyzer/scan/fork_walk.h"
 #include "formats/symlink.h"
@@ -96,6 +98,26 @@ static void print_map(FILE *out, const struct xfmt_geom *g, const char *which,
 	}
 }
 
+static int print_xattr(void *arg, const struct xa_xattr *a)
+{
+	FILE *out = arg;
+	size_t show = a->valuelen < 64 ? a->valuelen : 64;
+	char *name = xa_report_xml_escape(a->name, a->namelen);
+	char *value = xa_report_xml_escape(a->value, show);
+
+	if (!name || !value) {
+		free(name);
+		free(value);
+		return XERR_NOMEM;
+	}
+	fprintf(out, "  %s%s = \"%s\"%s (%" PRIu32 " bytes%s)\n",
+		xfmt_attr_ns_prefix(a->ns), name, value, show < a->valuelen ? "..." : "",
+		a->valuelen, a->value_complete ? "" : ", incomplete");
+	free(name);
+	free(value);
+	return 0;
+}
+
 int xa_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 {
 	struct xa_inode ip;
@@ -145,6 +167,18 @@ int xa_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 		}
 		print_map(out, &ctx->geom, fork == XA_DATA_FORK ? "data" : "attr", &ex);
 		xa_extents_release(&ex);
+	}
+	if (ip.d.has_attr_fork) {
+		bool complete = true;
+
+		fprintf(out, "xattrs:\n");
+		rc = xa_xattr_iterate(ctx, &ip, NULL, print_xattr, out, &complete);
+		if (!complete)
+			fprintf(out, "  (some attributes could not be read)\n");
+		if (rc) {
+			xa_inode_release(&ip);
+			return rc;
+		}
 	}
 	xa_inode_release(&ip);
 	return 0;

@@ -8,7 +8,7 @@
 #     count and size as `stat` does;
 #   - `xfsrecon bodyfile` gives each path's inode, owner, size and times;
 #   - `xfsrecon extract` recreates the tree: same paths, types, modes, sizes,
-#     symlink targets and mtimes, and the SHA-256 of every regular file equals
+#     symlink targets, mtimes and extended attributes (all namespaces), and the SHA-256 of every regular file equals
 #     the kernel's.
 # Then a crafted image with hostile names (control bytes, backslashes, 255-
 # byte names, symlinks aiming outside) is extracted and nothing appears
@@ -31,6 +31,25 @@ tree_sums() {
 	(cd "$1" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum)
 }
 
+# tree_xattrs DIR: every extended attribute of files and directories, hex values
+tree_xattrs() {
+	command -v getfattr >/dev/null 2>&1 || return 0
+	(cd "$1" && find . -mindepth 1 \( -type f -o -type d \) -print0 | LC_ALL=C sort -z |
+		xargs -0 -r getfattr --absolute-names -h -d -m - -e hex 2>/dev/null)
+}
+
+# Extract onto a scratch XFS filesystem: the host's own filesystem may not
+# hold what XFS holds (large attribute values, for one).
+need_tool mkfs.xfs
+scratch="$TMPD/scratch.img"
+smnt="$TMPD/smnt"
+mkdir -p "$smnt"
+truncate -s 400M "$scratch"
+mkfs.xfs -q -f "$scratch" || fail "mkfs.xfs of the scratch target failed"
+mount -o loop "$scratch" "$smnt" 2>/dev/null || skip "cannot loop-mount a scratch target"
+cleanup_scratch() { umount "$smnt" 2>/dev/null; }
+trap 'rc=$?; cleanup_scratch; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$TMPD"; fi; exit $rc' EXIT
+
 checked=0
 for name in $(corpus_names); do
 	img=$(corpus_image "$name")
@@ -43,6 +62,7 @@ for name in $(corpus_names); do
 	(cd "$mnt" && find . -mindepth 1 -printf '/%P %i %y %m %n %s\n' | LC_ALL=C sort) > "$TMPD/k.long"
 	tree_meta "$mnt" > "$TMPD/k.meta"
 	tree_sums "$mnt" > "$TMPD/k.sums"
+	tree_xattrs "$mnt" > "$TMPD/k.xattrs"
 	(cd "$mnt" && find . -printf '/%P|%i|%U|%G|%s|%A@|%T@|%C@\n') |
 		awk -F'|' 'BEGIN{OFS="|"} {for (i = 6; i <= 8; i++) { split($i, t, "."); $i = t[1] } print}' |
 		LC_ALL=C sort > "$TMPD/k.body"
@@ -70,18 +90,22 @@ for name in $(corpus_names); do
 	diff "$TMPD/k.body" "$TMPD/o.body" > "$TMPD/diff" ||
 		fail "$name: bodyfile differs from the kernel: $(head -20 "$TMPD/diff")"
 
-	rm -rf "$TMPD/ex"
-	mkdir "$TMPD/ex"
-	"$XFSRECON" extract -q "$img" / -C "$TMPD/ex" || fail "$name: extract exited $?"
-	tree_meta "$TMPD/ex" > "$TMPD/o.meta"
+	ex="$smnt/ex"
+	rm -rf "$ex"
+	mkdir "$ex"
+	"$XFSRECON" extract -q "$img" / -C "$ex" || fail "$name: extract exited $?"
+	tree_meta "$ex" > "$TMPD/o.meta"
 	diff "$TMPD/k.meta" "$TMPD/o.meta" > "$TMPD/diff" ||
 		fail "$name: extracted tree differs from the kernel's: $(head -20 "$TMPD/diff")"
-	tree_sums "$TMPD/ex" > "$TMPD/o.sums"
+	tree_xattrs "$ex" > "$TMPD/o.xattrs"
+	diff "$TMPD/k.xattrs" "$TMPD/o.xattrs" > "$TMPD/diff" ||
+		fail "$name: extended attributes differ: $(head -20 "$TMPD/diff")"
+	tree_sums "$ex" > "$TMPD/o.sums"
 	cmp -s "$TMPD/k.sums" "$TMPD/o.sums" ||
 		fail "$name: file contents differ: $(diff "$TMPD/k.sums" "$TMPD/o.sums" | head -10)"
 	echo "ok: $name: $(wc -l < "$TMPD/k.paths") paths, $(wc -l < "$TMPD/k.sums") files agree"
 	checked=$((checked + 1))
-	rm -rf "$TMPD/ex" "$img"
+	rm -rf "$ex" "$img"
 done
 [ $checked -gt 0 ] || skip "no corpus image could be mounted"
 
