@@ -1,0 +1,227 @@
+/*
+ * symlink.c - local and remote symlink targets, the XSLM header, and the
+ * assembly of a remote target.  Rules: the kernel's xfs_symlink_verify,
+ * xfs_symlink_hdr_ok, xfs_symlink_shortform_verify, and xfs_repair's
+ * process_symlink (size below MAXPATHLEN, no NUL byte), one finding each.
+ */
+#include "formats/symlink.h"
+
+#include <string.h>
+
+#include "formats/crc32c.h"
+#include "formats/endian.h"
+
+/* Remote header offsets (xfs-ondisk.md 8.4, same layout as XARM). */
+#define SL_MAGIC  0
+#define SL_OFFSET 4
+#define SL_BYTES  8
+#define SL_CRC    12
+#define SL_UUID   16
+#define SL_OWNER  32
+#define SL_BLKNO  40
+#define SL_LSN    48
+_Static_assert(SL_LSN + 8 == XFMT_SYMLINK_HDR_LEN, "symlink header is 56 bytes");
+_Static_assert(SL_CRC == XFMT_SYMLINK_CRC_OFF, "symlink crc offset");
+
+/* ----------------------------------------------------------- local */
+
+const uint8_t *xfmt_symlink_local(const uint8_t *fork, size_t forksize, uint64_t size,
+				  size_t *len)
+{
+	if (!fork) {
+		*len = 0;
+		return NULL;
+	}
+	*len = size < forksize ? (size_t)size : forksize;
+	return fork;
+}
+
+/* Size rule shared by both forms: 1..MAXLEN-1 bytes (xfs_repair's limit). */
+static unsigned check_size(uint64_t size, const struct xprob_sink *sink)
+{
+	if (size == 0 || size >= XFMT_SYMLINK_MAXLEN)
+		return (unsigned)xprob_emit_val(sink, XP_symBadSize, "core.size", 0,
+						XFMT_SYMLINK_MAXLEN - 1, size);
+	return 0;
+}
+
+static unsigned check_nul(const uint8_t *t, size_t len, const struct xprob_sink *sink)
+{
+	const uint8_t *nul = len ? memchr(t, 0, len) : NULL;
+
+	if (!nul)
+		return 0;
+	return (unsigned)xprob_emit(sink, XP_symNulInTarget, "target", (uint64_t)(nul - t));
+}
+
+unsigned xfmt_symlink_local_verify(const uint8_t *fork, size_t forksize, uint64_t size,
+				   const struct xprob_sink *sink)
+{
+	const uint8_t *t;
+	size_t len;
+	unsigned n = check_size(size, sink);
+
+	if (size > forksize)
+		n += (unsigned)xprob_emit_val(sink, XP_symLocalOverflow, "core.size", 0, forksize,
+					      size);
+	t = xfmt_symlink_local(fork, forksize, size, &len);
+	if (t)
+		n += check_nul(t, len, sink);
+	return n;
+}
+
+/* ---------------------------------------------------------- remote */
+
+int xfmt_symlink_hdr_decode(const uint8_t *buf, size_t len, struct xfmt_symlink_hdr *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (len < XFMT_SYMLINK_HDR_LEN)
+		return -1;
+	out->magic = xfmt_get_be32(buf + SL_MAGIC);
+	out->offset = xfmt_get_be32(buf + SL_OFFSET);
+	out->bytes = xfmt_get_be32(buf + SL_BYTES);
+	out->crc = xfmt_get_le32(buf + SL_CRC);
+	memcpy(out->uuid, buf + SL_UUID, 16);
+	out->owner = xfmt_get_be64(buf + SL_OWNER);
+	out->blkno = xfmt_get_be64(buf + SL_BLKNO);
+	out->lsn = xfmt_get_be64(buf + SL_LSN);
+	return 0;
+}
+
+size_t xfmt_symlink_payload_off(bool v5)
+{
+	return v5 ? XFMT_SYMLINK_HDR_LEN : 0;
+}
+
+size_t xfmt_symlink_buf_space(size_t buflen, bool v5)
+{
+	size_t hdr = xfmt_symlink_payload_off(v5);
+
+	return buflen > hdr ? buflen - hdr : 0;
+}
+
+unsigned xfmt_symlink_rmt_verify(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
+				 const struct xfmt_symlink_expect *exp,
+				 const struct xprob_sink *sink)
+{
+	struct xfmt_symlink_hdr h;
+	size_t space = xfmt_symlink_buf_space(len, true);
+	unsigned n = 0;
+
+	if (!g->v5)
+		return 0;  /* raw target bytes: nothing describes them */
+	if (xfmt_symlink_hdr_decode(buf, len, &h) != 0)
+		return (unsigned)xprob_emit_val(sink, XP_symUnreadable, NULL, 0,
+						XFMT_SYMLINK_HDR_LEN, len);
+
+	if (h.magic != XFS_SYMLINK_MAGIC)
+		n += (unsigned)xprob_emit_val(sink, XP_symBadMagic, "magic", SL_MAGIC,
+					      XFS_SYMLINK_MAGIC, h.magic);
+	{
+		/* The CRC is its own finding: the bytes may still be right. */
+		uint32_t want = xfmt_crc32c_excluding(buf, len, SL_CRC);
+
+		if (want != h.crc)
+			n += (unsigned)xprob_emit_val(sink, XP_symBadCrc, "crc", SL_CRC, want,
+						      h.crc);
+	}
+	if (memcmp(h.uuid, g->meta_uuid, 16) != 0)
+		n += (unsigned)xprob_emit(sink, XP_symBadUuid, "uuid", SL_UUID);
+	if (h.blkno != exp->daddr)
+		n += (unsigned)xprob_emit_val(sink, XP_symBadBlkno, "bno", SL_BLKNO, exp->daddr,
+					      h.blkno);
+	if (h.bytes > space)
+		n += (unsigned)xprob_emit_val(sink, XP_symBadRange, "bytes", SL_BYTES, space,
+					      h.bytes);
+	/* The whole target, with its NUL, must fit MAXPATHLEN (64-bit sum: no wrap). */
+	if ((uint64_t)h.offset + h.bytes >= XFMT_SYMLINK_MAXLEN)
+		n += (unsigned)xprob_emit_val(sink, XP_symBadRange, "offset", SL_OFFSET,
+					      XFMT_SYMLINK_MAXLEN - 1,
+					      (uint64_t)h.offset + h.bytes);
+	if (h.owner == 0 || h.owner != exp->owner)
+		n += (unsigned)xprob_emit_val(sink, XP_symBadOwner, "owner", SL_OWNER, exp->owner,
+					      h.owner);
+	if (exp->know_range) {
+		if (h.offset != exp->offset)
+			n += (unsigned)xprob_emit_val(sink, XP_symHdrMismatch, "offset", SL_OFFSET,
+						      exp->offset, h.offset);
+		if (h.bytes != exp->bytes)
+			n += (unsigned)xprob_emit_val(sink, XP_symHdrMismatch, "bytes", SL_BYTES,
+						      exp->bytes, h.bytes);
+	}
+	return n;
+}
+
+/* -------------------------------------------------------- assembly */
+
+void xfmt_symlink_asm_init(struct xfmt_symlink_asm *a, const struct xfmt_geom *g,
+			   uint64_t owner, uint64_t size)
+{
+	memset(a, 0, sizeof(*a));
+	a->size = size;
+	/* A hostile size never makes the copy leave target[]. */
+	a->want = size < XFMT_SYMLINK_MAXLEN ? (size_t)size : XFMT_SYMLINK_MAXLEN - 1;
+	a->owner = owner;
+	a->v5 = g->v5;
+}
+
+bool xfmt_symlink_asm_done(const struct xfmt_symlink_asm *a)
+{
+	return a->have >= a->want;
+}
+
+unsigned xfmt_symlink_asm_add(struct xfmt_symlink_asm *a, const uint8_t *buf, size_t len,
+			      uint64_t daddr, const struct xfmt_geom *g,
+			      const struct xprob_sink *sink)
+{
+	struct xfmt_symlink_expect exp;
+	size_t space = xfmt_symlink_buf_space(len, a->v5);
+	size_t take = a->want - a->have;
+	unsigned n;
+
+	if (xfmt_symlink_asm_done(a))
+		return 0;
+	if (take > space)
+		take = space;
+	exp.daddr = daddr;
+	exp.owner = a->owner;
+	exp.know_range = true;
+	exp.offset = (uint32_t)a->have;
+	exp.bytes = (uint32_t)take;
+	n = xfmt_symlink_rmt_verify(buf, len, g, &exp, sink);
+	if (take)
+		memcpy(a->target + a->have, buf + xfmt_symlink_payload_off(a->v5), take);
+	a->have += take;
+	a->buffers++;
+	a->findings += n;
+	return n;
+}
+
+unsigned xfmt_symlink_asm_finish(struct xfmt_symlink_asm *a, const struct xprob_sink *sink)
+{
+	unsigned n = check_size(a->size, sink);
+
+	if (a->have < a->want)
+		n += (unsigned)xprob_emit_val(sink, XP_symTargetIncomplete, "core.size", 0,
+					      a->want, a->have);
+	n += check_nul(a->target, a->have, sink);
+	a->findings += n;
+	return n;
+}
+
+/* -------------------------------------------------------- field table */
+
+#define SLF(n, o, s, k, d) \
+	{ .name = (n), .off = (o), .size = (s), .kind = (k), .v5only = 1, .doc = (d) }
+
+const struct xfmt_field xfmt_symlink_hdr_fields[] = {
+	SLF("magic", SL_MAGIC, 4, XFK_HEX, "0x58534c4d \"XSLM\""),
+	SLF("offset", SL_OFFSET, 4, XFK_UINT, "target offset of this buffer's first byte"),
+	SLF("bytes", SL_BYTES, 4, XFK_UINT, "target bytes in this buffer"),
+	SLF("crc", SL_CRC, 4, XFK_CRC, "CRC32c of the whole buffer"),
+	SLF("uuid", SL_UUID, 16, XFK_UUID, "filesystem metadata uuid"),
+	SLF("owner", SL_OWNER, 8, XFK_UINT, "symlink inode number"),
+	SLF("bno", SL_BLKNO, 8, XFK_UINT, "daddr (512-byte sector) where this buffer lives"),
+	SLF("lsn", SL_LSN, 8, XFK_LSN, "log sequence number of the last write"),
+	XFMT_FIELD_END
+};
