@@ -1,0 +1,242 @@
+/*
+ * danode.c - DA btree block header (blkinfo) and DA node blocks, shared by
+ * directories and attribute forks.  Facts: xfs-ondisk.md 7.5/7.6, the
+ * kernel's xfs_da3_blkinfo_verify and xfs_da3_node_verify.  Unlike the
+ * kernel, every failed check is reported, and the hash order of the node's
+ * entries is checked too.
+ */
+#include "formats/danode.h"
+
+#include <string.h>
+
+#include "formats/crc32c.h"
+#include "formats/endian.h"
+
+/* blkinfo offsets (xfs_da_blkinfo, then the v5 xfs_da3_blkinfo tail). */
+#define BI_FORW    0
+#define BI_BACK    4
+#define BI_MAGIC   8
+#define BI_PAD     10
+#define BI_CRC     12
+#define BI_BLKNO   16
+#define BI_LSN     24
+#define BI_UUID    32
+#define BI_OWNER   48
+_Static_assert(BI_PAD + 2 == XFMT_DA_BLKINFO_V4, "v4 blkinfo is 12 bytes");
+_Static_assert(BI_OWNER + 8 == XFMT_DA_BLKINFO_V5, "v5 blkinfo is 56 bytes");
+_Static_assert(BI_CRC == XFMT_DA_CRC_OFF, "blkinfo crc offset");
+
+/* Node header offsets after the blkinfo. */
+#define N4_COUNT   12
+#define N4_LEVEL   14
+#define N5_COUNT   56
+#define N5_LEVEL   58
+#define N5_PAD     60
+_Static_assert(N4_LEVEL + 2 == XFMT_DA_NODE_HDR_V4, "v4 node header is 16 bytes");
+_Static_assert(N5_PAD + 4 == XFMT_DA_NODE_HDR_V5, "v5 node header is 64 bytes");
+
+int xfmt_da_blkinfo_decode(const uint8_t *buf, size_t len, bool v5,
+			   struct xfmt_da_blkinfo *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (len < (v5 ? XFMT_DA_BLKINFO_V5 : XFMT_DA_BLKINFO_V4))
+		return -1;
+	out->v5 = v5;
+	out->forw = xfmt_get_be32(buf + BI_FORW);
+	out->back = xfmt_get_be32(buf + BI_BACK);
+	out->magic = xfmt_get_be16(buf + BI_MAGIC);
+	out->pad = xfmt_get_be16(buf + BI_PAD);
+	if (v5) {
+		out->crc = xfmt_get_le32(buf + BI_CRC);
+		out->blkno = xfmt_get_be64(buf + BI_BLKNO);
+		out->lsn = xfmt_get_be64(buf + BI_LSN);
+		memcpy(out->uuid, buf + BI_UUID, 16);
+		out->owner = xfmt_get_be64(buf + BI_OWNER);
+	}
+	return 0;
+}
+
+/* A fork block number a sibling or child pointer may hold. */
+static bool da_blk_in_range(const struct xfmt_da_expect *exp, uint32_t blk)
+{
+	if (exp->blk_hi == 0)
+		return true;
+	return blk >= exp->blk_lo && blk < exp->blk_hi;
+}
+
+static unsigned da_check_sibling(uint32_t v, const char *name, size_t off,
+				 const struct xfmt_da_expect *exp,
+				 const struct xprob_sink *sink)
+{
+	if (v == 0)
+		return 0;
+	if (v == exp->dablk || !da_blk_in_range(exp, v))
+		return (unsigned)xprob_emit_obs(sink, XP_daBadSibling, name, off, v);
+	return 0;
+}
+
+unsigned xfmt_da_blkinfo_verify(const uint8_t *buf, size_t len, size_t blksize,
+				const struct xfmt_geom *g, uint16_t magic,
+				const struct xfmt_da_expect *exp,
+				const struct xprob_sink *sink)
+{
+	struct xfmt_da_blkinfo bi;
+	unsigned n = 0;
+
+	if (len < blksize || xfmt_da_blkinfo_decode(buf, len, g->v5, &bi) < 0)
+		return (unsigned)xprob_emit_val(sink, XP_daTruncated, NULL, 0, blksize, len);
+
+	if (bi.magic != magic)
+		n += (unsigned)xprob_emit_val(sink, XP_daBadMagic, "magic", BI_MAGIC,
+					      magic, bi.magic);
+	if (g->v5) {
+		/* The CRC is its own finding: the contents may still be right. */
+		uint32_t want = xfmt_crc32c_excluding(buf, blksize, BI_CRC);
+
+		if (want != bi.crc)
+			n += (unsigned)xprob_emit_val(sink, XP_daBadCrc, "crc", BI_CRC,
+						      want, bi.crc);
+		if (bi.blkno != exp->daddr)
+			n += (unsigned)xprob_emit_val(sink, XP_daBadBlkno, "bno", BI_BLKNO,
+						      exp->daddr, bi.blkno);
+		if (memcmp(bi.uuid, g->meta_uuid, 16) != 0)
+			n += (unsigned)xprob_emit(sink, XP_daBadUuid, "uuid", BI_UUID);
+		if (bi.owner != exp->owner)
+			n += (unsigned)xprob_emit_val(sink, XP_daBadOwner, "owner", BI_OWNER,
+						      exp->owner, bi.owner);
+	}
+	if (bi.pad != 0)
+		n += (unsigned)xprob_emit_obs(sink, XP_daNonzeroPad, "pad", BI_PAD, bi.pad);
+	n += da_check_sibling(bi.forw, "forw", BI_FORW, exp, sink);
+	n += da_check_sibling(bi.back, "back", BI_BACK, exp, sink);
+	/* Both neighbours the same block: a two-block cycle. */
+	if (bi.forw != 0 && bi.forw == bi.back)
+		n += (unsigned)xprob_emit_obs(sink, XP_daBadSibling, "back", BI_BACK, bi.back);
+	return n;
+}
+
+int xfmt_da_node_hdr_decode(const uint8_t *buf, size_t len, bool v5,
+			    struct xfmt_da_node_hdr *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (len < (v5 ? XFMT_DA_NODE_HDR_V5 : XFMT_DA_NODE_HDR_V4))
+		return -1;
+	(void)xfmt_da_blkinfo_decode(buf, len, v5, &out->info);
+	if (v5) {
+		out->count = xfmt_get_be16(buf + N5_COUNT);
+		out->level = xfmt_get_be16(buf + N5_LEVEL);
+		out->pad = xfmt_get_be32(buf + N5_PAD);
+		out->hdr_len = XFMT_DA_NODE_HDR_V5;
+	} else {
+		out->count = xfmt_get_be16(buf + N4_COUNT);
+		out->level = xfmt_get_be16(buf + N4_LEVEL);
+		out->hdr_len = XFMT_DA_NODE_HDR_V4;
+	}
+	return 0;
+}
+
+unsigned xfmt_da_node_max_ents(size_t blksize, bool v5)
+{
+	size_t hdr = v5 ? XFMT_DA_NODE_HDR_V5 : XFMT_DA_NODE_HDR_V4;
+
+	if (blksize <= hdr)
+		return 0;
+	return (unsigned)((blksize - hdr) / XFMT_DA_NODE_ENTRY);
+}
+
+int xfmt_da_node_entry(const uint8_t *buf, size_t len, bool v5, unsigned i,
+		       uint32_t *hashval, uint32_t *before)
+{
+	size_t hdr = v5 ? XFMT_DA_NODE_HDR_V5 : XFMT_DA_NODE_HDR_V4;
+	uint64_t off = hdr + (uint64_t)i * XFMT_DA_NODE_ENTRY;
+
+	if (off + XFMT_DA_NODE_ENTRY > len)
+		return -1;
+	*hashval = xfmt_get_be32(buf + off);
+	*before = xfmt_get_be32(buf + off + 4);
+	return 0;
+}
+
+unsigned xfmt_da_node_verify(const uint8_t *buf, size_t len, size_t blksize,
+			     const struct xfmt_geom *g,
+			     const struct xfmt_da_expect *exp,
+			     const struct xprob_sink *sink)
+{
+	struct xfmt_da_node_hdr h;
+	unsigned n, count, maxents;
+	size_t off_count = g->v5 ? N5_COUNT : N4_COUNT;
+	size_t off_level = g->v5 ? N5_LEVEL : N4_LEVEL;
+	uint32_t prev = 0;
+
+	n = xfmt_da_blkinfo_verify(buf, len, blksize, g,
+				   g->v5 ? XFS_DA3_NODE_MAGIC : XFS_DA_NODE_MAGIC, exp, sink);
+	/* blkinfo_verify reported the short buffer; nothing more can be read. */
+	if (len < blksize || xfmt_da_node_hdr_decode(buf, len, g->v5, &h) < 0)
+		return n;
+
+	if (exp->level >= 0 && h.level != (unsigned)exp->level)
+		n += (unsigned)xprob_emit_val(sink, XP_daBadLevel, "level", off_level,
+					      (uint64_t)exp->level, h.level);
+	else if (exp->level < 0 && (h.level == 0 || h.level > XFS_DA_NODE_MAXDEPTH))
+		n += (unsigned)xprob_emit_val(sink, XP_daBadLevel, "level", off_level,
+					      XFS_DA_NODE_MAXDEPTH, h.level);
+
+	maxents = xfmt_da_node_max_ents(blksize, g->v5);
+	count = h.count;
+	if (count == 0)
+		n += (unsigned)xprob_emit(sink, XP_daEmptyNode, "count", off_count);
+	if (count > maxents) {
+		n += (unsigned)xprob_emit_val(sink, XP_daBadCount, "count", off_count,
+					      maxents, count);
+		count = maxents;   /* still judge the entries that fit */
+	}
+	if (g->v5 && h.pad != 0)
+		n += (unsigned)xprob_emit_obs(sink, XP_daNonzeroPad, "pad", N5_PAD, h.pad);
+
+	for (unsigned i = 0; i < count; i++) {
+		uint32_t hash, before;
+
+		if (xfmt_da_node_entry(buf, blksize, g->v5, i, &hash, &before) < 0)
+			break;
+		if (i > 0 && hash < prev)
+			n += (unsigned)xprob_emit_val(sink, XP_daHashOrder, "hashval", i,
+						      prev, hash);
+		/* 0 is never a child: it is the attr root, or outside the dir leaf segment. */
+		if (before == 0 || before == exp->dablk || !da_blk_in_range(exp, before))
+			n += (unsigned)xprob_emit_obs(sink, XP_daBadBefore, "before", i, before);
+		prev = hash;
+	}
+	return n;
+}
+
+/* ---------------------------------------------------------- field tables */
+
+#define DAF(name, off, size, kind, v5only, doc) { name, off, size, kind, v5only, doc, 0 }
+
+const struct xfmt_field xfmt_da3_node_fields[] = {
+	DAF("nhdr.info.hdr.forw", BI_FORW, 4, XFK_UINT, 0, "next node at this level (fork block, 0 = none)"),
+	DAF("nhdr.info.hdr.back", BI_BACK, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
+	DAF("nhdr.info.hdr.magic", BI_MAGIC, 2, XFK_HEX, 0, "0x3ebe: v5 DA node"),
+	DAF("nhdr.info.crc", BI_CRC, 4, XFK_CRC, 1, "CRC32c of the whole block"),
+	DAF("nhdr.info.bno", BI_BLKNO, 8, XFK_UINT, 1, "daddr (512-byte sector) where this block lives"),
+	DAF("nhdr.info.lsn", BI_LSN, 8, XFK_LSN, 1, "log sequence number of the last write"),
+	DAF("nhdr.info.uuid", BI_UUID, 16, XFK_UUID, 1, "filesystem metadata uuid"),
+	DAF("nhdr.info.owner", BI_OWNER, 8, XFK_UINT, 1, "inode whose fork holds this tree"),
+	DAF("nhdr.count", N5_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
+	DAF("nhdr.level", N5_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
+	XFMT_FIELD_END
+};
+
+const struct xfmt_field xfmt_da_node_fields[] = {
+	DAF("nhdr.info.forw", BI_FORW, 4, XFK_UINT, 0, "next node at this level (fork block, 0 = none)"),
+	DAF("nhdr.info.back", BI_BACK, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
+	DAF("nhdr.info.magic", BI_MAGIC, 2, XFK_HEX, 0, "0xfebe: v4 DA node"),
+	DAF("nhdr.count", N4_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
+	DAF("nhdr.level", N4_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
+	XFMT_FIELD_END
+};
+
+const struct xfmt_field *xfmt_da_node_fields_for(bool v5)
+{
+	return v5 ? xfmt_da3_node_fields : xfmt_da_node_fields;
+}
