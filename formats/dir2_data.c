@@ -261,7 +261,7 @@ static unsigned report_bad_rec(enum rec_err err, size_t p, uint64_t rec_end, siz
 }
 
 /* Checks of one live entry at rec->offset. */
-static unsigned check_entry(const uint8_t *blk, const struct xfmt_geom *g,
+static unsigned check_entry(const struct xfmt_geom *g,
 			    const struct xfmt_da_expect *exp, const struct xfmt_dir2_rec *rec,
 			    bool *saw_dot, bool *saw_dotdot, const struct xprob_sink *sink)
 {
@@ -271,7 +271,6 @@ static unsigned check_entry(const uint8_t *blk, const struct xfmt_geom *g,
 	int dots = xfmt_dir2_name_dots(de->name, de->namelen);
 	unsigned n = 0;
 
-	(void)blk;
 	/* "." and ".." are the first two records of data block 0 and nowhere else. */
 	if (dots == 1 && block0 && rec->offset == hdr) {
 		*saw_dot = true;
@@ -373,7 +372,7 @@ static unsigned data_check(const uint8_t *buf, const struct xfmt_geom *g,
 			lastfree = false;
 			w->entries++;
 			bit_set(w->is_entry, rec.offset);
-			n += check_entry(buf, g, exp, &rec, &saw_dot, &saw_dotdot, sink);
+			n += check_entry(g, exp, &rec, &saw_dot, &saw_dotdot, sink);
 		}
 		p += rec.length;
 	}
