@@ -58,6 +58,23 @@ static inline int xa_u64set_add(struct xa_u64set *s, uint64_t v)
 	return 1;
 }
 
+/* True if v is a member. */
+static inline int xa_u64set_has(const struct xa_u64set *s, uint64_t v)
+{
+	uint64_t key = v + 1;
+	size_t i;
+
+	if (!s->cap || key == 0)
+		return 0;
+	i = xa_u64set_slot(key, s->cap);
+	while (s->slots[i]) {
+		if (s->slots[i] == key)
+			return 1;
+		i = (i + 1) & (s->cap - 1);
+	}
+	return 0;
+}
+
 static inline void xa_u64set_release(struct xa_u64set *s)
 {
 	free(s->slots);

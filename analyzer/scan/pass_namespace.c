@@ -23,6 +23,7 @@
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/scan/passes.h"
+#include "analyzer/model/u64set.h"
 #include "formats/agi.h"
 
 struct ns_state {
@@ -131,32 +132,65 @@ static bool is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino)
 	       (ino == sb->pquotino && ino != 0);
 }
 
-/* Is ino the head of, or on, an AGI unlinked list?  Walks the chain with a
- * bound (the AG's inode count), so a looping chain cannot hang us. */
-static bool on_unlinked_list(struct xa_ctx *ctx, uint64_t ino)
+/*
+ * Walk every AGI unlinked list: each inode on bucket b's chain must be an
+ * allocated inode of that AG with agino % 64 == b and no links left.  The
+ * walk stops at a repeat (a set) or after as many steps as the AG has inodes,
+ * so a looping chain cannot hang us.  The members go into *members.
+ */
+static int unlinked_lists(struct xa_ctx *ctx, struct xa_u64set *members)
 {
 	const struct xfmt_geom *g = &ctx->geom;
-	uint32_t agno = xfmt_geom_ino_agno(g, ino), agino = xfmt_geom_ino_agino(g, ino);
-	struct xa_ag *ag;
-	uint32_t cur;
 
-	if (agno >= ctx->nags || !ctx->ags[agno].agi_ok)
-		return false;
-	ag = &ctx->ags[agno];
-	cur = ag->agi.unlinked[agino % XFS_AGI_UNLINKED_BUCKETS];
-	for (uint64_t steps = 0; cur != XFS_NULLAGINO && steps <= ag->inodes; steps++) {
-		struct xa_inode ip;
-		uint32_t next;
+	for (uint32_t agno = 0; agno < ctx->nags; agno++) {
+		struct xa_ag *ag = &ctx->ags[agno];
+		struct xa_loc loc = {
+			XPROB_HAS_AG | XPROB_HAS_AGBNO | XPROB_HAS_BYTE, agno, 0, 0,
+			xfmt_geom_ag_byte(g, agno) + 2ull * g->sectsize, "agi unlinked list",
+		};
 
-		if (cur == agino)
-			return true;
-		if (xa_inode_read(ctx, xfmt_geom_ino(g, agno, cur), &ip) != 0)
-			return false;
-		next = ip.d.next_unlinked;
-		xa_inode_release(&ip);
-		cur = next;
+		if (!ag->agi_ok)
+			continue;
+		for (unsigned b = 0; b < XFS_AGI_UNLINKED_BUCKETS; b++) {
+			uint32_t cur = ag->agi.unlinked[b];
+
+			for (uint64_t steps = 0; cur != XFS_NULLAGINO; steps++) {
+				uint64_t ino = xfmt_geom_ino(g, agno, cur);
+				const struct xa_irec *r;
+				struct xa_inode ip;
+				int added;
+
+				if (steps > ag->inodes || !xfmt_geom_agino_valid(g, agno, cur) ||
+				    cur % XFS_AGI_UNLINKED_BUCKETS != b ||
+				    !(r = xa_irec_find(ctx, ino)) || r->nlink != 0) {
+					struct xprob p = {
+						.code = XP_agiUnlinkedBadChain,
+						.has = XPROB_HAS_OFF | XPROB_HAS_OBSERVED,
+						.off = b, .observed = cur,
+					};
+					xa_findings_add(&ctx->findings, &p, &loc);
+					break;
+				}
+				added = xa_u64set_add(members, ino);
+				if (added < 0)
+					return XERR_NOMEM;
+				if (added == 0) {
+					struct xprob p = {
+						.code = XP_agiUnlinkedBadChain,
+						.has = XPROB_HAS_OFF | XPROB_HAS_OBSERVED,
+						.off = b, .observed = cur,
+					};
+					xa_findings_add(&ctx->findings, &p, &loc);
+					break;
+				}
+				if (xa_inode_read(ctx, ino, &ip) != 0)
+					break;
+				cur = ip.d.next_unlinked;
+				xa_inode_release(&ip);
+			}
+		}
 	}
-	return false;
+	return 0;
 }
 
 static void loc_inode(struct xa_ctx *ctx, struct xa_loc *loc, uint64_t ino)
@@ -168,6 +202,9 @@ static void loc_inode(struct xa_ctx *ctx, struct xa_loc *loc, uint64_t ino)
 	loc->byte = xfmt_geom_ino_byte(&ctx->geom, ino);
 	loc->what = "inode";
 }
+
+static int report_names(struct xa_ctx *ctx, const struct ns_state *st,
+			const struct xa_u64set *unlinked);
 
 static int walk_tree(struct ns_state *st)
 {
@@ -236,6 +273,21 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 	if (rc)
 		return rc;
 
+	{
+		struct xa_u64set unlinked = { 0 };
+
+		rc = unlinked_lists(ctx, &unlinked);
+		if (!rc)
+			rc = report_names(ctx, &st, &unlinked);
+		xa_u64set_release(&unlinked);
+	}
+	return rc;
+}
+
+/* Orphans and link counts, once the tree has been walked. */
+static int report_names(struct xa_ctx *ctx, const struct ns_state *st,
+			const struct xa_u64set *unlinked)
+{
 	for (size_t i = 0; i < ctx->nirecs; i++) {
 		struct xa_irec *r = &ctx->irecs[i];
 		struct xa_loc loc;
@@ -244,7 +296,7 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 			continue;
 		loc_inode(ctx, &loc, r->ino);
 		if (!r->reached) {
-			if (r->nlink == 0 && on_unlinked_list(ctx, r->ino))
+			if (r->nlink == 0 && xa_u64set_has(unlinked, r->ino))
 				xa_report(ctx, &loc, XP_nsUnlinkedOpen, NULL, 0, 0, 0);
 			else
 				xa_report(ctx, &loc, is_dir_mode(r->mode) ? XP_nsOrphanDir : XP_nsOrphan,
@@ -252,7 +304,7 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 			continue;
 		}
 		/* With a directory unread, names may be missing: don't guess. */
-		if (st.incomplete)
+		if (st->incomplete)
 			continue;
 		{
 			uint64_t want = is_dir_mode(r->mode) ? 2ull + r->subdirs : r->names;
