@@ -46,6 +46,7 @@ struct cli {
 	bool        ls_long;
 	bool        ls_recursive;
 	bool        ls_deleted;
+	bool        ls_null;
 	struct ximg_open_opts io;
 	int         nargs;
 	char      **args;
@@ -79,6 +80,7 @@ static void usage(FILE *f)
 		"  -l, --long              (ls) inode, type and mode, links, owner, size, mtime\n"
 		"  -R, --recursive         (ls) every path below, one per line\n"
 		"  --deleted               (ls) also names of deleted entries still in the blocks\n"
+		"  -0, --null              (ls) names as stored, each entry ended by a NUL byte\n"
 		"  -h, --help              this text;  --version  the version\n"
 		"\n"
 		"The image is only ever opened read-only.\n"
@@ -114,6 +116,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "directory", required_argument, NULL, 'C' },
 		{ "recursive", no_argument, NULL, 'R' },
 		{ "deleted", no_argument, NULL, 'D' },
+		{ "null", no_argument, NULL, '0' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -121,7 +124,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 	int opt;
 
 	memset(c, 0, sizeof(*c));
-	while ((opt = getopt_long(argc, argv, "qhlRC:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qhlRC:0", longopts, NULL)) != -1) {
 		uint64_t v;
 
 		switch (opt) {
@@ -167,6 +170,9 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			break;
 		case 'D':
 			c->ls_deleted = true;
+			break;
+		case '0':
+			c->ls_null = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -300,7 +306,7 @@ static int run(const struct cli *c)
 		return rc ? exit_for_error(rc) : EXIT_CLEAN;
 	}
 	if (!strcmp(c->command, "ls")) {
-		struct xa_ls_opts lo = { c->ls_long, c->ls_recursive, c->ls_deleted };
+		struct xa_ls_opts lo = { c->ls_long, c->ls_recursive, c->ls_deleted, c->ls_null };
 
 		rc = xa_cmd_ls(&ctx, c->nargs ? c->args[0] : "/", &lo, stdout, stderr);
 		if (fflush(stdout) != 0 && !rc)

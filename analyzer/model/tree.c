@@ -67,6 +67,7 @@ static int ent_cmp(const void *a, const void *b)
 struct frame {
 	uint64_t ino;
 	char    *path;
+	char    *raw;
 	unsigned depth;
 };
 
@@ -75,7 +76,7 @@ struct stack {
 	size_t        n, cap;
 };
 
-static int push(struct stack *s, uint64_t ino, char *path, unsigned depth)
+static int push(struct stack *s, uint64_t ino, char *path, char *raw, unsigned depth)
 {
 	if (s->n == s->cap) {
 		size_t ncap = s->cap ? s->cap * 2 : 64;
@@ -88,16 +89,26 @@ static int push(struct stack *s, uint64_t ino, char *path, unsigned depth)
 	}
 	s->v[s->n].ino = ino;
 	s->v[s->n].path = path;
+	s->v[s->n].raw = raw;
 	s->v[s->n].depth = depth;
 	s->n++;
 	return 0;
 }
 
-static char *join(const char *dir, const uint8_t *name, size_t len)
+static char *join(const char *dir, const uint8_t *name, size_t len, bool raw)
 {
-	char *esc = xa_report_xml_escape(name, len), *p;
+	char *esc, *p;
 	size_t a = strlen(dir), b;
 
+	if (raw && !memchr(name, 0, len)) {
+		esc = malloc(len + 1);
+		if (esc) {
+			memcpy(esc, name, len);
+			esc[len] = '\0';
+		}
+	} else {
+		esc = xa_report_xml_escape(name, len);
+	}
 	if (!esc)
 		return NULL;
 	b = strlen(esc);
@@ -141,15 +152,19 @@ static int visit_dir(struct xa_ctx *ctx, const struct frame *f, bool recursive, 
 		struct xa_tree_entry e;
 		struct xa_inode ip;
 		bool have = xa_inode_read(ctx, l.v[i].ino, &ip) == 0;
-		char *path = join(f->path, l.v[i].name, l.v[i].namelen);
+		char *path = join(f->path, l.v[i].name, l.v[i].namelen, false);
+		char *raw = join(f->raw, l.v[i].name, l.v[i].namelen, true);
 
-		if (!path) {
+		if (!path || !raw) {
+			free(path);
+			free(raw);
 			if (have)
 				xa_inode_release(&ip);
 			rc = XERR_NOMEM;
 			break;
 		}
 		e.path = path;
+		e.raw_path = raw;
 		e.name = l.v[i].name;
 		e.namelen = l.v[i].namelen;
 		e.ino = l.v[i].ino;
@@ -159,11 +174,12 @@ static int visit_dir(struct xa_ctx *ctx, const struct frame *f, bool recursive, 
 		rc = fn(arg, &e);
 		if (!rc && recursive && have && (ip.d.mode & 0170000u) == 0040000u &&
 		    f->depth + 1 < XA_TREE_MAX_DEPTH) {
-			rc = push(st, l.v[i].ino, path, f->depth + 1);
+			rc = push(st, l.v[i].ino, path, raw, f->depth + 1);
 			if (!rc)
-				path = NULL;
+				path = raw = NULL;
 		}
 		free(path);
+		free(raw);
 		if (have)
 			xa_inode_release(&ip);
 	}
@@ -182,15 +198,19 @@ int xa_tree_walk(struct xa_ctx *ctx, uint64_t dir_ino, const char *dir_path, boo
 {
 	struct stack st = { 0 };
 	struct xa_u64set seen = { 0 };
-	char *root = strdup(dir_path);
+	char *root = strdup(dir_path), *rroot = strdup(dir_path);
 	int rc;
 
 	*incomplete = false;
-	if (!root)
+	if (!root || !rroot) {
+		free(root);
+		free(rroot);
 		return XERR_NOMEM;
-	rc = push(&st, dir_ino, root, 0);
+	}
+	rc = push(&st, dir_ino, root, rroot, 0);
 	if (rc) {
 		free(root);
+		free(rroot);
 		return rc;
 	}
 	while (st.n && !rc) {
@@ -207,9 +227,13 @@ int xa_tree_walk(struct xa_ctx *ctx, uint64_t dir_ino, const char *dir_path, boo
 			rc = visit_dir(ctx, &f, recursive, fn, arg, err, incomplete, &st);
 		}
 		free(f.path);
+		free(f.raw);
 	}
-	while (st.n)
-		free(st.v[--st.n].path);
+	while (st.n) {
+		st.n--;
+		free(st.v[st.n].path);
+		free(st.v[st.n].raw);
+	}
 	free(st.v);
 	xa_u64set_release(&seen);
 	return rc;

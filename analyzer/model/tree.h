@@ -15,6 +15,8 @@ struct xa_inode;
 
 struct xa_tree_entry {
 	const char            *path;    /* display path: names escaped, "/"-joined */
+	const char            *raw_path;/* the same with names as stored (a name
+					   holding a NUL byte is escaped here too) */
 	const uint8_t         *name;    /* raw name bytes */
 	size_t                 namelen;
 	uint64_t               ino;
@@ -28,7 +30,8 @@ typedef int (*xa_tree_fn)(void *arg, const struct xa_tree_entry *e);
 
 /*
  * Walk the tree below directory dir_ino, whose display path is dir_path
- * ("" for the root, so entries print as "/name").  With recursive false only
+ * ("" for the root, so entries print as "/name"; it is used for raw paths
+ * too).  With recursive false only
  * the directory's own entries are visited.  Directories are entered once
  * (a second name for one is reported on err and not entered) and at most
  * 4096 levels deep.  *incomplete is set when some directory could not be

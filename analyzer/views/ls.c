@@ -38,27 +38,27 @@ static char type_char(unsigned mode_type)
 }
 
 static void print_entry(FILE *out, const char *display, uint64_t ino, const struct xa_inode *ip,
-			bool longfmt)
+			bool longfmt, char end)
 {
 	char tbuf[32];
 	struct tm tm;
 	time_t t;
 
 	if (!longfmt) {
-		fprintf(out, "%s\n", display);
+		fprintf(out, "%s%c", display, end);
 		return;
 	}
 	if (!ip) {
-		fprintf(out, "%12" PRIu64 " ?????    ?      ?      ?            ? ? ? %s\n", ino,
-			display);
+		fprintf(out, "%12" PRIu64 " ?????    ?      ?      ?            ? ? ? %s%c", ino,
+			display, end);
 		return;
 	}
 	t = (time_t)ip->d.mtime.sec;
 	if (!gmtime_r(&t, &tm) || !strftime(tbuf, sizeof(tbuf), "%Y-%m-%d %H:%M", &tm))
 		snprintf(tbuf, sizeof(tbuf), "%" PRId64 " -", ip->d.mtime.sec);
 	fprintf(out, "%12" PRIu64 " %c%04o %4" PRIu32 " %6" PRIu32 " %6" PRIu32 " %12" PRIu64
-		" %s %s\n", ino, type_char(ip->d.mode & 0170000u), ip->d.mode & 07777, ip->d.nlink,
-		ip->d.uid, ip->d.gid, ip->d.size, tbuf, display);
+		" %s %s%c", ino, type_char(ip->d.mode & 0170000u), ip->d.mode & 07777, ip->d.nlink,
+		ip->d.uid, ip->d.gid, ip->d.size, tbuf, display, end);
 }
 
 struct del_state {
@@ -115,19 +115,28 @@ static int ls_entry(void *arg, const struct xa_tree_entry *e)
 	    (e->ip->d.mode & 0170000u) == 0040000u) {
 		int rc;
 
-		print_entry(st->out, e->path, e->ino, e->ip, st->o->longfmt);
+		print_entry(st->out, st->o->null ? e->raw_path : e->path, e->ino, e->ip,
+			    st->o->longfmt, st->o->null ? '\0' : '\n');
 		rc = list_deleted(st->ctx, st->out, e->ino, e->path);
 		return rc;
 	}
 
+	char end = st->o->null ? '\0' : '\n';
+
 	if (st->o->recursive) {
-		print_entry(st->out, e->path, e->ino, e->ip, st->o->longfmt);
+		print_entry(st->out, st->o->null ? e->raw_path : e->path, e->ino, e->ip,
+			    st->o->longfmt, end);
+	} else if (st->o->null) {
+		const char *slash = strrchr(e->raw_path, '/');
+
+		print_entry(st->out, slash ? slash + 1 : e->raw_path, e->ino, e->ip,
+			    st->o->longfmt, end);
 	} else {
 		char *esc = xa_report_xml_escape(e->name, e->namelen);
 
 		if (!esc)
 			return XERR_NOMEM;
-		print_entry(st->out, esc, e->ino, e->ip, st->o->longfmt);
+		print_entry(st->out, esc, e->ino, e->ip, st->o->longfmt, end);
 		free(esc);
 	}
 	return 0;
@@ -155,7 +164,7 @@ int xa_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xa_ls_opts *o
 		return rc == XERR_NOMEM ? rc : XERR_IO;
 	}
 	if ((ip.d.mode & 0170000u) != 0040000u) {
-		print_entry(out, target, ino, &ip, o->longfmt);
+		print_entry(out, target, ino, &ip, o->longfmt, o->null ? '\0' : '\n');
 		xa_inode_release(&ip);
 		return 0;
 	}

@@ -13,6 +13,7 @@ struct xa_ls_opts {
 	bool longfmt;    /* -l: inode, type, mode, links, uid, gid, size, mtime, name */
 	bool recursive;  /* -R: every path below, depth first, one per line */
 	bool deleted;    /* --deleted: names of removed entries still in the blocks */
+	bool null;       /* -0: names as stored, each line ended by a NUL byte */
 };
 
 /*

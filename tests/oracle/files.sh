@@ -50,6 +50,19 @@ mount -o loop "$scratch" "$smnt" 2>/dev/null || skip "cannot loop-mount a scratc
 cleanup_scratch() { umount "$smnt" 2>/dev/null; }
 trap 'rc=$?; cleanup_scratch; if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$TMPD"; fi; exit $rc' EXIT
 
+# nuldiff A B: the first differences of two NUL-separated lists, readable
+nuldiff() {
+	tr '\0' '\n' < "$1" > "$TMPD/nd.a"
+	tr '\0' '\n' < "$2" > "$TMPD/nd.b"
+	diff "$TMPD/nd.a" "$TMPD/nd.b" | head -20 | cat -v
+}
+
+# plain_lines: lines whose path is printable ASCII without "\" (the body
+# format escapes other names; ls -0 above compares those byte for byte)
+plain_lines() {
+	LC_ALL=C grep -a -v -e '[^ -~]' -e '\\'
+}
+
 checked=0
 for name in $(corpus_names); do
 	img=$(corpus_image "$name")
@@ -58,35 +71,36 @@ for name in $(corpus_names); do
 		continue
 	fi
 	# kernel side
-	(cd "$mnt" && find . -mindepth 1 -printf '/%P\n' | LC_ALL=C sort) > "$TMPD/k.paths"
-	(cd "$mnt" && find . -mindepth 1 -printf '/%P %i %y %m %n %s\n' | LC_ALL=C sort) > "$TMPD/k.long"
+	# NUL-terminated raw names: names may hold newlines and any byte.
+	(cd "$mnt" && find . -mindepth 1 -printf '/%P\0' | LC_ALL=C sort -z) > "$TMPD/k.paths"
+	(cd "$mnt" && find . -mindepth 1 -printf '%i %y %m %n %s /%P\0' | LC_ALL=C sort -z) > "$TMPD/k.long"
 	tree_meta "$mnt" > "$TMPD/k.meta"
 	tree_sums "$mnt" > "$TMPD/k.sums"
 	tree_xattrs "$mnt" > "$TMPD/k.xattrs"
 	(cd "$mnt" && find . -printf '/%P|%i|%U|%G|%s|%A@|%T@|%C@\n') |
 		awk -F'|' 'BEGIN{OFS="|"} {for (i = 6; i <= 8; i++) { split($i, t, "."); $i = t[1] } print}' |
-		LC_ALL=C sort > "$TMPD/k.body"
+		plain_lines | LC_ALL=C sort > "$TMPD/k.body"
 	umount "$mnt" || fail "$name: umount failed"
 
 	# our side
-	"$XFSRECON" ls -R "$img" / | LC_ALL=C sort > "$TMPD/o.paths" || fail "$name: ls -R failed"
-	diff "$TMPD/k.paths" "$TMPD/o.paths" > "$TMPD/diff" ||
-		fail "$name: ls -R differs from the kernel: $(head -20 "$TMPD/diff")"
+	"$XFSRECON" ls -R -0 "$img" / | LC_ALL=C sort -z > "$TMPD/o.paths" || fail "$name: ls -R failed"
+	cmp -s "$TMPD/k.paths" "$TMPD/o.paths" ||
+		fail "$name: ls -R differs from the kernel: $(nuldiff "$TMPD/k.paths" "$TMPD/o.paths")"
 
-	# ls -l: "ino tmode nlink uid gid size date time path" -> "path ino type mode nlink size"
-	"$XFSRECON" ls -R -l "$img" / | awk '{
+	# ls -l: "ino tmode nlink uid gid size date time path" -> "ino type mode nlink size path"
+	"$XFSRECON" ls -R -l -0 "$img" / | awk 'BEGIN { RS = "\0"; ORS = "\0" } {
 		t = substr($2, 1, 1); m = substr($2, 2); sub(/^0+/, "", m)
 		if (m == "") m = "0"
 		y = (t == "-") ? "f" : t
-		p = $9; for (i = 10; i <= NF; i++) p = p " " $i
-		printf "%s %s %s %s %s %s\n", p, $1, y, m, $3, $6
-	}' | LC_ALL=C sort > "$TMPD/o.long"
-	# directory sizes differ by design (the kernel reports di_size too: keep)
-	diff "$TMPD/k.long" "$TMPD/o.long" > "$TMPD/diff" ||
-		fail "$name: ls -R -l differs from the kernel: $(head -20 "$TMPD/diff")"
+		p = $0
+		sub(/^ *[0-9]+ [^ ]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ [^ ]+ [^ ]+ /, "", p)
+		print $1 " " y " " m " " $3 " " $6 " " p
+	}' | LC_ALL=C sort -z > "$TMPD/o.long"
+	cmp -s "$TMPD/k.long" "$TMPD/o.long" ||
+		fail "$name: ls -R -l differs from the kernel: $(nuldiff "$TMPD/k.long" "$TMPD/o.long")"
 
 	"$XFSRECON" bodyfile "$img" | awk -F'|' 'BEGIN{OFS="|"} {print $2, $3, $5, $6, $7, $8, $9, $10}' |
-		LC_ALL=C sort > "$TMPD/o.body"
+		plain_lines | LC_ALL=C sort > "$TMPD/o.body"
 	diff "$TMPD/k.body" "$TMPD/o.body" > "$TMPD/diff" ||
 		fail "$name: bodyfile differs from the kernel: $(head -20 "$TMPD/diff")"
 
@@ -103,7 +117,7 @@ for name in $(corpus_names); do
 	tree_sums "$ex" > "$TMPD/o.sums"
 	cmp -s "$TMPD/k.sums" "$TMPD/o.sums" ||
 		fail "$name: file contents differ: $(diff "$TMPD/k.sums" "$TMPD/o.sums" | head -10)"
-	echo "ok: $name: $(wc -l < "$TMPD/k.paths") paths, $(wc -l < "$TMPD/k.sums") files agree"
+	echo "ok: $name: $(tr -cd '\\0' < "$TMPD/k.paths" | wc -c) paths, $(wc -l < "$TMPD/k.sums") files agree"
 	checked=$((checked + 1))
 	rm -rf "$ex" "$img"
 done
