@@ -117,7 +117,7 @@ for name in $(corpus_names); do
 	tree_sums "$ex" > "$TMPD/o.sums"
 	cmp -s "$TMPD/k.sums" "$TMPD/o.sums" ||
 		fail "$name: file contents differ: $(diff "$TMPD/k.sums" "$TMPD/o.sums" | head -10)"
-	echo "ok: $name: $(tr -cd '\\0' < "$TMPD/k.paths" | wc -c) paths, $(wc -l < "$TMPD/k.sums") files agree"
+	echo "ok: $name: $(tr -cd '\000' < "$TMPD/k.paths" | wc -c) paths, $(wc -l < "$TMPD/k.sums") files agree"
 	checked=$((checked + 1))
 	rm -rf "$ex" "$img"
 done
