@@ -17,6 +17,9 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
+#include "analyzer/model/dir.h"
+#include "analyzer/model/file.h"
+#include "analyzer/scan/fork_walk.h"
 
 #ifndef TOP_SRCDIR
 #define TOP_SRCDIR "."
@@ -198,6 +201,80 @@ static void test_zeros_not_xfs(void **state)
 	xa_ctx_release(&ctx);
 }
 
+struct missing_log {
+	uint64_t off[8], len[8];
+	unsigned n;
+};
+
+static void log_missing(void *arg, uint64_t off, uint64_t len)
+{
+	struct missing_log *m = arg;
+
+	if (m->n < 8) {
+		m->off[m->n] = off;
+		m->len[m->n] = len;
+	}
+	m->n++;
+}
+
+/*
+ * A file whose second block sits on an unreadable sector: the read returns
+ * the other bytes, zeros in that block, and names exactly that byte range.
+ */
+static void test_file_read_names_missing_range(void **state)
+{
+	struct faulty *probe;
+	struct ximg *img = open_faulty("v5-normap", 0, 0, &probe);
+	struct xa_ctx ctx;
+	struct xa_inode ip;
+	struct xa_extents ex;
+	struct missing_log m = { { 0 }, { 0 }, 0 };
+	uint8_t *good, *got;
+	uint64_t ino, bad, bs;
+	char err[256];
+	const struct xfmt_bmbt_rec *r;
+
+	(void)state;
+	assert_int_equal(xa_ctx_open_img(&ctx, img, NULL), 0);
+	assert_int_equal(xa_run(&ctx, XA_RUN_INFO), 0);
+	assert_int_equal(xa_path_resolve(&ctx, "/home/user/notes.txt", &ino, err, sizeof(err)), 0);
+	assert_int_equal(xa_inode_read(&ctx, ino, &ip), 0);
+	assert_int_equal(ip.d.size, 70000);
+	assert_int_equal(xa_extents_load(&ctx, &ip, XA_DATA_FORK, &ex), 0);
+	bs = ctx.geom.blocksize;
+	good = malloc(ip.d.size);
+	got = malloc(ip.d.size);
+	assert_non_null(good);
+	assert_non_null(got);
+	assert_int_equal(xa_file_pread(&ctx, &ex, good, ip.d.size, 0, log_missing, &m), 0);
+	assert_int_equal(m.n, 0);
+	r = xa_extents_find(&ex, 1);
+	assert_non_null(r);
+	bad = xfmt_geom_fsb_byte(&ctx.geom, r->startblock + (1 - r->startoff));
+	xa_extents_release(&ex);
+	xa_inode_release(&ip);
+	xa_ctx_release(&ctx);
+
+	img = open_faulty("v5-normap", bad, bad + 1, &probe);
+	assert_int_equal(xa_ctx_open_img(&ctx, img, NULL), 0);
+	assert_int_equal(xa_run(&ctx, XA_RUN_INFO), 0);
+	assert_int_equal(xa_inode_read(&ctx, ino, &ip), 0);
+	assert_int_equal(xa_extents_load(&ctx, &ip, XA_DATA_FORK, &ex), 0);
+	assert_int_equal(xa_file_pread(&ctx, &ex, got, ip.d.size, 0, log_missing, &m), 0);
+	assert_int_equal(m.n, 1);
+	assert_int_equal(m.off[0], bs);
+	assert_int_equal(m.len[0], bs);
+	assert_memory_equal(got, good, bs);
+	assert_memory_equal(got + 2 * bs, good + 2 * bs, ip.d.size - 2 * bs);
+	for (uint64_t i = bs; i < 2 * bs; i++)
+		assert_int_equal(got[i], 0);
+	free(good);
+	free(got);
+	xa_extents_release(&ex);
+	xa_inode_release(&ip);
+	xa_ctx_release(&ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +283,7 @@ int main(void)
 		cmocka_unit_test(test_unreadable_inode_chunk),
 		cmocka_unit_test(test_truncated_image),
 		cmocka_unit_test(test_zeros_not_xfs),
+		cmocka_unit_test(test_file_read_names_missing_range),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
