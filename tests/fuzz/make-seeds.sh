@@ -17,7 +17,8 @@
 #   dinode     inodes of every kind the images hold, and a free one
 #   log        the head of a clean log and of a dirty (shut down) log
 #   image      whole scratch images packed by img2fzi, one truncated, two
-#              whole-disk images (GPT, MBR) with the filesystem in partition 1
+#              whole-disk images (GPT, MBR) with the filesystem in partition 1;
+#              raw inputs: a zstd and a zstd-seekable compressed image
 # Re-running replaces the seeds; the committed ones came from mkfs.xfs 6.1.0.
 set -eu
 
@@ -325,6 +326,14 @@ done
 # A truncated image: only the first AG and a half of v5-rmap.
 head -c 24m "$work/v5-rmap.img" > "$work/v5-rmap-trunc.img"
 pack "$work/v5-rmap-trunc.img" v5-rmap-trunc
+
+# Raw (not container) inputs: zstd-compressed images, plain and in the
+# seekable format, which reach the image-type detection and both zstd readers.
+zstd -q -19 -f -o "$seeds/image/raw-v5-fresh.zst" "$work/v5-fresh.img"
+if (cd "$builddir" && make -s tests/tools/mkseekable) >/dev/null 2>&1; then
+	"$builddir/tests/tools/mkseekable" -f 1048576 -c "$work/v5-fresh.img" \
+		"$seeds/image/raw-v5-fresh-seekable.zst"
+fi
 
 # Whole-disk images: a GPT and an MBR in front of a small filesystem.
 if command -v sfdisk >/dev/null 2>&1; then

@@ -7,16 +7,19 @@
  * tests/fuzz/seeds/<target>/ and corpus/known-bad/<target>/ under the source
  * tree ($top_srcdir, else the directory configure saw), in name order, and
  * exits 0.  A crash, a sanitizer report or a leak ends the process with a
- * failure; so does an empty seed directory, since a replay of nothing proves
- * nothing.  With arguments it replays exactly those files or directories
+ * failure; so does an input that runs longer than XFZ_INPUT_SECONDS (a hang:
+ * real inputs take milliseconds even under the sanitizers), and an empty seed
+ * directory, since a replay of nothing proves nothing.  With arguments it replays exactly those files or directories
  * (for triage: `tests/fuzz/replay_btree crash-1234`).
  */
 #include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "tests/fuzz/harness.h"
 
@@ -27,7 +30,23 @@
 #define XFZ_SRCDIR "."
 #endif
 
+#define XFZ_INPUT_SECONDS 20
+
 int LLVMFuzzerInitialize(int *argc, char ***argv) __attribute__((weak));
+
+static const char *current_input;
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = ": still running after " "20" " s: a hang\n";
+
+	(void)sig;
+	/* Only async-signal-safe calls here. */
+	if (write(STDERR_FILENO, current_input, strlen(current_input)) < 0 ||
+	    write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
+		_exit(3);
+	_exit(3);
+}
 
 static int replay_file(const char *path)
 {
@@ -53,7 +72,10 @@ static int replay_file(const char *path)
 		return -1;
 	}
 	fclose(f);
+	current_input = path;
+	alarm(XFZ_INPUT_SECONDS);
 	LLVMFuzzerTestOneInput(buf, (size_t)len);
+	alarm(0);
 	free(buf);
 	return 0;
 }
@@ -129,6 +151,8 @@ int main(int argc, char **argv)
 	struct timespec t0, t1;
 	long ns, nb;
 
+	_Static_assert(XFZ_INPUT_SECONDS == 20, "keep on_alarm's message in step");
+	signal(SIGALRM, on_alarm);
 	if (LLVMFuzzerInitialize)
 		LLVMFuzzerInitialize(&argc, &argv);
 	clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -3,6 +3,7 @@
 #
 # usage: tests/fuzz/run-fuzzers.sh SECONDS|-runs=N [TARGET...]
 #        tests/fuzz/run-fuzzers.sh minimize TARGET FILE
+#        tests/fuzz/run-fuzzers.sh coverage [TARGET...]
 #   TARGET is sb, agheaders, btree, dinode, log or image (default: all).
 #
 # Environment:
@@ -21,6 +22,11 @@
 # keeps growing across runs.  At the end a table gives, per target:
 # executions, executions per second, coverage (libFuzzer's cov/ft), corpus
 # size, and the artifacts this run added.  Not part of `make check`.
+#
+# `coverage` replays the seeds, the known-bad inputs and the grown corpora
+# through the replay_* programs of a source-coverage build (FUZZ_BUILDDIR-cov,
+# clang -fprofile-instr-generate -fcoverage-mapping) and prints llvm-cov's
+# per-file line and branch coverage of formats/ and analyzer/.
 set -eu
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
@@ -56,6 +62,44 @@ if [ "${1:-}" = minimize ]; then
 	"$builddir/tests/fuzz/fuzz_$2" -minimize_crash=1 -runs=20000 -max_total_time=120 \
 		-exact_artifact_path="$out" "$3" || true
 	echo "minimized input: $out ($(wc -c < "$out") bytes)"
+	exit 0
+fi
+
+if [ "${1:-}" = coverage ]; then
+	shift
+	targets=${*:-$ALL}
+	cov="$builddir-cov"
+	work=${FUZZ_WORKDIR:-$builddir/fuzz-runs}
+	mkdir -p "$cov"
+	if [ ! -f "$cov/Makefile" ]; then
+		(cd "$srcdir" && { [ -f configure ] || autoreconf -fi; })
+		(cd "$cov" && CC=${CC:-clang} CFLAGS="-O1 -g -fprofile-instr-generate -fcoverage-mapping" \
+			"$srcdir/configure" -q)
+	fi
+	bins=""
+	for t in $targets; do
+		(cd "$cov" && make -s -j2 "tests/fuzz/replay_$t" >/dev/null) || exit 1
+		bins="$bins $cov/tests/fuzz/replay_$t"
+	done
+	rm -rf "$cov/profiles"
+	mkdir -p "$cov/profiles"
+	for t in $targets; do
+		set -- "$srcdir/tests/fuzz/seeds/$t"
+		[ -d "$srcdir/corpus/known-bad/$t" ] && set -- "$@" "$srcdir/corpus/known-bad/$t"
+		[ -d "$work/$t/corpus" ] && set -- "$@" "$work/$t/corpus"
+		LLVM_PROFILE_FILE="$cov/profiles/$t-%p.profraw" "$cov/tests/fuzz/replay_$t" "$@" ||
+			echo "run-fuzzers.sh: replay_$t failed (a crash in the corpus?)" >&2
+	done
+	${LLVM_PROFDATA:-llvm-profdata} merge -sparse -o "$cov/merged.profdata" "$cov"/profiles/*.profraw
+	first=${bins# }
+	first=${first%% *}
+	objs=""
+	for b in $bins; do
+		[ "$b" = "$first" ] || objs="$objs -object $b"
+	done
+	# shellcheck disable=SC2086
+	${LLVM_COV:-llvm-cov} report "$first" $objs -instr-profile="$cov/merged.profdata" \
+		-ignore-filename-regex='(tests/|/usr/)' | sed "s|$srcdir/||"
 	exit 0
 fi
 
