@@ -24,6 +24,7 @@
 #include "analyzer/views/bodyfile.h"
 #include "analyzer/views/extract.h"
 #include "analyzer/views/files.h"
+#include "analyzer/views/fsmap.h"
 #include "analyzer/views/ls.h"
 #include "analyzer/views/show.h"
 
@@ -47,6 +48,7 @@ struct cli {
 	bool        ls_recursive;
 	bool        ls_deleted;
 	bool        ls_null;
+	bool        xfs_db_format;
 	struct ximg_open_opts io;
 	int         nargs;
 	char      **args;
@@ -67,6 +69,7 @@ static void usage(FILE *f)
 		"  ls IMAGE [PATH]         list a directory (-l long, -R recursive)\n"
 		"  extract IMAGE [PATH] -C DIR   copy files out into DIR (default PATH: /)\n"
 		"  bodyfile IMAGE          every path as a Sleuth Kit body line (mactime input)\n"
+		"  fsmap IMAGE             every reverse-map (rmapbt) record: who owns which blocks\n"
 		"\n"
 		"options:\n"
 		"  --xml FILE              (check) also write the XML report to FILE\n"
@@ -81,6 +84,7 @@ static void usage(FILE *f)
 		"  -R, --recursive         (ls) every path below, one per line\n"
 		"  --deleted               (ls) also names of deleted entries still in the blocks\n"
 		"  -0, --null              (ls) names as stored, each entry ended by a NUL byte\n"
+		"  --xfs-db                (fsmap) lines exactly as xfs_db's fsmap prints them\n"
 		"  -h, --help              this text;  --version  the version\n"
 		"\n"
 		"The image is only ever opened read-only.\n"
@@ -117,6 +121,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "recursive", no_argument, NULL, 'R' },
 		{ "deleted", no_argument, NULL, 'D' },
 		{ "null", no_argument, NULL, '0' },
+		{ "xfs-db", no_argument, NULL, 'X' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -173,6 +178,9 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			break;
 		case '0':
 			c->ls_null = true;
+			break;
+		case 'X':
+			c->xfs_db_format = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -234,7 +242,7 @@ static int run(const struct cli *c)
 	else if (!strcmp(c->command, "info") || !strcmp(c->command, "show") ||
 		 !strcmp(c->command, "stat") || !strcmp(c->command, "cat") ||
 		 !strcmp(c->command, "ls") || !strcmp(c->command, "extract") ||
-		 !strcmp(c->command, "bodyfile"))
+		 !strcmp(c->command, "bodyfile") || !strcmp(c->command, "fsmap"))
 		mode = XA_RUN_INFO;
 	else {
 		fprintf(stderr, "xfsrecon: unknown command '%s'; try 'xfsrecon --help'\n", c->command);
@@ -282,6 +290,13 @@ static int run(const struct cli *c)
 
 	if (!strcmp(c->command, "show")) {
 		rc = xa_show(stdout, stderr, &ctx, c->nargs, c->args, c->annotate);
+		xa_ctx_release(&ctx);
+		return rc ? exit_for_error(rc) : EXIT_CLEAN;
+	}
+	if (!strcmp(c->command, "fsmap")) {
+		rc = xa_cmd_fsmap(&ctx, c->xfs_db_format, stdout, stderr);
+		if (fflush(stdout) != 0 && !rc)
+			rc = XERR_IO;
 		xa_ctx_release(&ctx);
 		return rc ? exit_for_error(rc) : EXIT_CLEAN;
 	}
