@@ -14,13 +14,17 @@
 #     xfsrecon check --no-hash --xml R IMG   (R is validated against doc/report.xsd;
 #                                            hashing 400 MB would only slow the sweep)
 #     xfsrecon info IMG
-#     xfsrecon ls IMG /  and  xfsrecon repair IMG -o OUT   once those commands exist
+# and each of these the program offers (it is asked with --help):
+#     ls -lR --deleted IMG /, bodyfile IMG, stat IMG ROOTINO, cat IMG INO for
+#     three regular files (found with bodyfile on the clean image), extract
+#     IMG / -C DIR (nothing may appear beside DIR), repair IMG -o OUT
 # A crash is an exit status >= 128 or any sanitizer report; a hang is the
 # timeout.  Exit statuses 0, 4 and 8 are the expected outcomes of a check
 # (clean, problems left, operational error), 16 a usage error (a bug here).
 # Failing images are kept, compressed, with their stderr, in
 # SWEEP_WORKDIR/fail/.  Prints a table per block type and exits 1 if anything
-# crashed, hung or wrote an invalid report.  Not part of `make check`.
+# crashed, hung, wrote an invalid report or extracted outside its
+# destination.  Not part of `make check`.
 #
 # Environment:
 #   XFSRECON       program to test; default: an ASan+UBSan build made in
@@ -81,17 +85,19 @@ fi
 
 extra_cmds=""
 help=$("$XFSRECON" --help 2>&1)
-printf '%s\n' "$help" | grep -q '^  ls ' && extra_cmds="$extra_cmds ls"
-printf '%s\n' "$help" | grep -q '^  repair ' && extra_cmds="$extra_cmds repair"
+for c in ls bodyfile stat cat extract repair; do
+	printf '%s\n' "$help" | grep -q "^  $c " && extra_cmds="$extra_cmds $c"
+done
 xsd="$srcdir/doc/report.xsd"
 
-# classify RC ERRFILE: ok | crash | hang | usage
+# classify TAG RC ERRFILE: ok | crash | hang | usage.  A usage error is a
+# bug except from stat/cat, whose inode may have stopped being a regular file.
 classify() {
-	if [ "$1" -eq 124 ]; then
+	if [ "$2" -eq 124 ]; then
 		echo hang
-	elif [ "$1" -ge 128 ] || grep -qE 'Sanitizer|runtime error:' "$2"; then
+	elif [ "$2" -ge 128 ] || grep -qE 'Sanitizer|runtime error:' "$3"; then
 		echo crash
-	elif [ "$1" -eq 16 ]; then
+	elif [ "$2" -eq 16 ] && case $1 in stat*|cat*) false ;; *) true ;; esac; then
 		echo usage
 	else
 		echo ok
@@ -104,7 +110,7 @@ run_cmd() {
 	shift
 	timeout 30 "$@" > "$work/out" 2> "$work/err"
 	rc=$?
-	class=$(classify "$rc" "$work/err")
+	class=$(classify "$tag" "$rc" "$work/err")
 	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$type" "$seed" "$tag" "$rc" "$class" >> "$work/results"
 	if [ "$class" != ok ]; then
 		f="$work/fail/$name-$type-s$seed-$tag"
@@ -138,13 +144,36 @@ while [ "$count" -lt "$n_images" ]; do
 				cp "$work/report.xml" "$work/fail/$name-$type-s$seed.xml"
 			fi
 			run_cmd info "$XFSRECON" info "$work/cur.img"
-			case $extra_cmds in *ls*)
-				run_cmd ls "$XFSRECON" ls "$work/cur.img" / ;;
+			root=$(xfs_db -r -c "sb 0" -c "p rootino" "$base" | sed -n 's/^rootino = //p')
+			case $extra_cmds in *cat*)
+				[ -f "$base.files" ] || "$XFSRECON" bodyfile "$base" 2>/dev/null |
+					awk -F '|' '$4 ~ /^r\// { print $3 }' | head -3 > "$base.files" ;;
 			esac
-			case $extra_cmds in *repair*)
-				rm -f "$work/repaired.img"
-				run_cmd repair "$XFSRECON" repair "$work/cur.img" -o "$work/repaired.img" ;;
-			esac
+			for c in $extra_cmds; do
+				case $c in
+				ls) run_cmd ls "$XFSRECON" ls -l -R --deleted "$work/cur.img" / ;;
+				bodyfile) run_cmd bodyfile "$XFSRECON" bodyfile "$work/cur.img" ;;
+				stat) run_cmd stat "$XFSRECON" stat "$work/cur.img" "$root" ;;
+				cat)
+					for ino in $(cat "$base.files"); do
+						run_cmd "cat-$ino" "$XFSRECON" cat "$work/cur.img" "$ino"
+					done ;;
+				extract)
+					rm -rf "$work/x"
+					mkdir -p "$work/x/dest"
+					run_cmd extract "$XFSRECON" extract "$work/cur.img" / -C "$work/x/dest"
+					if [ "$(ls -A "$work/x")" != dest ]; then
+						printf '%s\t%s\t%s\textract\t0\tescape\n' "$name" "$type" "$seed" \
+							>> "$work/results"
+						echo "  escape: extract of $name type $type seed $seed wrote beside its destination"
+					fi
+					chmod -R u+rwx "$work/x" 2>/dev/null
+					rm -rf "$work/x" ;;
+				repair)
+					rm -f "$work/repaired.img"
+					run_cmd repair "$XFSRECON" repair "$work/cur.img" -o "$work/repaired.img" ;;
+				esac
+			done
 		done
 	done
 	if [ "$made_one" = 0 ]; then
@@ -162,10 +191,10 @@ $4 == "check" { imgs[$2]++; ex[$2, $5]++; codes[$5] = 1 }
 $6 == "crash" { crash[$2]++; tc++ }
 $6 == "hang"  { hang[$2]++; th++ }
 $6 == "usage" { usage[$2]++; tu++ }
-$6 == "badxml" { bad[$2]++; tb++ }
+$6 == "badxml" || $6 == "escape" { bad[$2]++; tb++ }
 { types[$2] = 1; runs++ }
 END {
-	printf "%-9s %6s %6s %6s %6s %6s %6s %6s %6s %6s\n", "type", "images", "exit0", "exit4", "exit8", "other", "crash", "hang", "usage", "badxml"
+	printf "%-9s %6s %6s %6s %6s %6s %6s %6s %6s %6s\n", "type", "images", "exit0", "exit4", "exit8", "other", "crash", "hang", "usage", "bad"
 	n = split(order, ts, " ")
 	for (i = 1; i <= n; i++) {
 		t = ts[i]
@@ -176,7 +205,8 @@ END {
 		ti += imgs[t]; t0 += ex[t, 0]; t4 += ex[t, 4]; t8 += ex[t, 8]; to += other
 	}
 	printf "%-9s %6d %6d %6d %6d %6d %6d %6d %6d %6d\n", "total", ti, t0, t4, t8, to, tc, th, tu, tb
-	printf "(%d command runs; exit columns are for check)\n", runs
+	printf "(%d command runs; exit columns are for check; bad = report failing the\n", runs
+	printf " schema, or extract writing beside its destination)\n"
 	exit (tc + th + tu + tb) > 0
 }' "$work/results"
 status=$?

@@ -21,13 +21,24 @@
  *
  * After the run: the text findings and info reports, the XML report (to
  * /dev/null) and `show` of the primary headers, the root inode and two btree
- * roots are rendered, since they read every finding and header field.
+ * roots are rendered, since they read every finding and header field; then
+ * the file views walk the namespace: `ls -lR --deleted /`, `bodyfile`,
+ * `stat` and `cat` of a few inodes, and `extract /` into a scratch
+ * directory.  Extraction is checked to have written nothing beside its
+ * destination (rule 1: we write only where the user said), then removed.
+ * File size is capped (RLIMIT_FSIZE, SIGXFSZ ignored) so that a hostile
+ * image cannot fill the disk through extract.
  */
+#include <dirent.h>
+#include <ftw.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyzer/engine.h"
@@ -36,16 +47,24 @@
 #include "analyzer/io/partition.h"
 #include "analyzer/report/report_text.h"
 #include "analyzer/report/report_xml.h"
+#include "analyzer/views/bodyfile.h"
+#include "analyzer/views/extract.h"
+#include "analyzer/views/files.h"
+#include "analyzer/views/ls.h"
 #include "analyzer/views/show.h"
 #include "tests/fuzz/harness.h"
 #include "tests/fuzz/sparse_image.h"
 
 /* Bounded like a default run but smaller, so a fuzzing process stays lean. */
 #define FZ_CACHE_BYTES (8u << 20)
+/* Largest file extract may write while fuzzing. */
+#define FZ_FSIZE_LIMIT (256ull << 20)
 
 static int fz_memfd = -1;
 static char fz_path[64];
 static FILE *fz_null;
+static char fz_xroot[64];      /* scratch parent of the extract destination */
+static char fz_xdest[96];
 
 /* ------------------------------------------------ sparse in-memory backend */
 
@@ -172,6 +191,99 @@ static int open_raw(const uint8_t *data, size_t size, struct xa_ctx *ctx,
 	return xa_ctx_open(ctx, fz_path, NULL, opts, err, sizeof(err));
 }
 
+/* ------------------------------------------------------------ extraction */
+
+static void remove_xroot(void)
+{
+	rmdir(fz_xdest);
+	rmdir(fz_xroot);
+}
+
+static void setup(void)
+{
+	struct rlimit rl = { FZ_FSIZE_LIMIT, FZ_FSIZE_LIMIT };
+
+	if (fz_null)
+		return;
+	fz_null = fopen("/dev/null", "w");
+	if (!fz_null)
+		fz_fail("cannot open /dev/null", 0, 0);
+	/* A write past the cap fails with EFBIG instead of killing us. */
+	signal(SIGXFSZ, SIG_IGN);
+	if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+		fz_fail("cannot cap the file size", 0, 0);
+	snprintf(fz_xroot, sizeof(fz_xroot), "%s/xfz-extract.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(fz_xroot))
+		fz_fail("cannot make the extract scratch directory", 0, 0);
+	snprintf(fz_xdest, sizeof(fz_xdest), "%s/dest", fz_xroot);
+	atexit(remove_xroot);
+}
+
+static int open_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)f;
+	/* Pre-order: a directory is opened up before nftw reads it. */
+	if ((flag == FTW_D || flag == FTW_DNR) && (st->st_mode & 0700) != 0700)
+		chmod(path, 0700);
+	return 0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)flag;
+	if (f->level > 0 && remove(path) != 0)
+		fz_fail("cannot clean up an extracted file", (unsigned long long)f->level, 0);
+	return 0;
+}
+
+static void extract_all(struct xa_ctx *ctx)
+{
+	struct xa_extract_opts o = { fz_xdest, false };
+	struct xa_extract_stats st;
+	struct dirent *e;
+	DIR *d;
+
+	if (mkdir(fz_xdest, 0700) != 0)
+		fz_fail("cannot make the extract destination", 0, 0);
+	memset(&st, 0, sizeof(st));
+	xa_cmd_extract(ctx, "/", &o, &st, fz_null);
+	/* Directories may come out with the image's modes (0000 even):
+	 * open them up, then remove everything below the destination. */
+	nftw(fz_xdest, open_entry, 16, FTW_PHYS);
+	nftw(fz_xdest, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	if (rmdir(fz_xdest) != 0)
+		fz_fail("cannot clean up the extract destination", 0, 0);
+	/* Nothing may exist beside the destination. */
+	d = opendir(fz_xroot);
+	if (!d)
+		fz_fail("extract scratch directory vanished", 0, 0);
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+			fprintf(stderr, "extract created %s/%s\n", fz_xroot, e->d_name);
+			fz_fail("extract wrote outside its destination", 0, 0);
+		}
+	}
+	closedir(d);
+}
+
+static void file_views(struct xa_ctx *ctx)
+{
+	struct xa_ls_opts lo = { true, true, true, false };
+	char ino[24];
+
+	xa_cmd_ls(ctx, "/", &lo, fz_null, fz_null);
+	xa_cmd_bodyfile(ctx, fz_null, fz_null);
+	xa_cmd_stat(ctx, "/", fz_null, fz_null);
+	for (unsigned i = 0; i < 4; i++) {
+		snprintf(ino, sizeof(ino), "%" PRIu64, ctx->sb.rootino + i);
+		xa_cmd_stat(ctx, ino, fz_null, fz_null);
+		xa_cmd_cat(ctx, ino, fz_null, fz_null);
+	}
+	extract_all(ctx);
+}
+
 /* -------------------------------------------------------------- the run */
 
 static void show(struct xa_ctx *ctx, const char *what, uint64_t a, uint64_t b, int nargs)
@@ -203,6 +315,7 @@ static void render(struct xa_ctx *ctx)
 		show(ctx, "btree", 0, ctx->ags[0].agf.bno_root, 3);
 	if (ctx->nags && ctx->ags[0].agi_ok)
 		show(ctx, "btree", 0, ctx->ags[0].agi.root, 3);
+	file_views(ctx);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -213,11 +326,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > (1u << 20))
 		return 0;
-	if (!fz_null) {
-		fz_null = fopen("/dev/null", "w");
-		if (!fz_null)
-			fz_fail("cannot open /dev/null", 0, 0);
-	}
+	setup();
 	opts.cache_bytes = FZ_CACHE_BYTES;
 	if (size >= FZI_HDR_LEN && !memcmp(data, FZI_MAGIC, 4)) {
 		struct ximg *img = open_sparse(data, size);
