@@ -20,6 +20,7 @@
 #include "formats/sb.h"
 
 volatile uint64_t fz_blackhole;
+static int fz_verbose = -1;
 
 _Noreturn void fz_fail(const char *what, unsigned long long a, unsigned long long b)
 {
@@ -40,6 +41,14 @@ static void fz_sink_report(void *arg, const struct xprob *p)
 	/* The field name must be a readable string (it is stored, not copied). */
 	if (p->field)
 		fz_blackhole += strlen(p->field);
+	/* XFZ_VERBOSE=1 names each finding (triage, and checking that seeds
+	 * taken from clean images draw none). */
+	if (fz_verbose < 0)
+		fz_verbose = getenv("XFZ_VERBOSE") != NULL;
+	if (fz_verbose)
+		fprintf(stderr, "finding %s field %s off %llu expected %llu observed %llu\n", id,
+			p->field ? p->field : "-", (unsigned long long)p->off,
+			(unsigned long long)p->expected, (unsigned long long)p->observed);
 	fz_blackhole += strlen(id) + (unsigned)xprob_severity_of(p->code) +
 			(unsigned)xprob_fix_of(p->code) + p->expected + p->observed + p->off;
 	s->count++;

@@ -16,6 +16,10 @@
 #   btree      every AG btree root (and a leaf under a node root), bmbt blocks
 #   dinode     inodes of every kind the images hold, and a free one
 #   log        the head of a clean log and of a dirty (shut down) log
+#   dir        shortform forks and data, block, leaf1, node, leafN and free
+#              blocks of the directories the images hold
+#   attr       shortform attr forks, attr leaf, node and remote value blocks,
+#              local and remote symlinks
 #   image      whole scratch images packed by img2fzi, one truncated, two
 #              whole-disk images (GPT, MBR) with the filesystem in partition 1;
 #              raw inputs: a zstd and a zstd-seekable compressed image
@@ -42,7 +46,7 @@ cleanup() {
 }
 trap cleanup EXIT INT TERM
 
-for t in sb agheaders btree dinode log image; do
+for t in sb agheaders btree dinode log dir attr image; do
 	rm -rf "${seeds:?}/$t"
 	mkdir -p "$seeds/$t"
 done
@@ -182,6 +186,155 @@ trimmed() {
 	"$img2fzi" trim "$work/untrimmed" "$2" "$1"
 }
 
+# fsb_byte IMG FSB: byte offset of a packed filesystem block
+fsb_byte() {
+	xfs_db -r -c "fsblock $2" -c stack "$1" 2>/dev/null |
+		sed -n 's/.*byte offset \([0-9]*\),.*/\1/p' | tail -1
+}
+
+# fblock IMG PATH d|a FILEBLOCK: byte offset of a block of a file's data or
+# attr fork, from xfs_db's bmap ("data offset O startblock S (a/b) count C")
+fblock() {
+	flag=
+	[ "$3" = a ] && flag=-a
+	fsb=$(xfs_db -r -c "path $2" -c "bmap $flag" "$1" 2>/dev/null |
+		awk -v b="$4" '$2 == "offset" && b >= $3 && b < $3 + $8 { print $5 + b - $3; exit }')
+	[ -z "$fsb" ] || fsb_byte "$1" "$fsb"
+}
+
+# ival IMG PATH FIELD: one field of an inode
+ival() {
+	xfs_db -r -c "path $2" -c "p $3" "$1" 2>/dev/null | sed -n 's/^[^=]* = \([0-9]*\).*/\1/p'
+}
+
+# fork IMG PATH d|a: the bytes of an inode's data or attr fork
+fork() {
+	loc=$(xfs_db -r -c "path $2" -c stack "$1" 2>/dev/null |
+		sed -n 's/.*byte offset \([0-9]*\), length \([0-9]*\).*/\1 \2/p' | tail -1)
+	[ -n "$loc" ] || return 0
+	set -- "$1" "$2" "$3" $loc "$(ival "$1" "$2" core.forkoff)"
+	core=100
+	[ "$(geo "$1" versionnum | sed 's/.*\(.\)$/\1/')" = 5 ] && core=176
+	if [ "$3" = d ]; then
+		n=$(($5 - core))
+		[ "${6:-0}" -gt 0 ] && n=$(($6 * 8))
+		bytes "$1" $(($4 + core)) "$n"
+	else
+		[ "${6:-0}" -gt 0 ] || return 0
+		bytes "$1" $(($4 + core + $6 * 8)) $(($5 - core - $6 * 8))
+	fi
+}
+
+# be32 N
+be32() {
+	byte $((($1 >> 24) & 255)); byte $((($1 >> 16) & 255))
+	byte $((($1 >> 8) & 255)); byte $(($1 & 255))
+}
+
+# seed_names IMG NAME: directory, attribute and symlink seeds (fuzz_dir,
+# fuzz_attr) from whatever of the corpus paths the image has
+seed_names() {
+	img=$1 name=$2
+	bsize=$(geo "$img" blocksize)
+	dbs=$((bsize << $(geo "$img" dirblklog)))
+	leafda=$(((32 << 30) / bsize))
+	freeda=$(((64 << 30) / bsize))
+	for p in /dirs/short /dirs/block /dirs/leaf /dirs/node /many /dir /big /dirs/empty; do
+		[ -n "$(ival "$img" "$p" core.mode)" ] || continue
+		ino=$(xfs_db -r -c "path $p" -c stack "$img" | sed -n 's/.*inode \([0-9]*\), dir inode.*/\1/p' | tail -1)
+		tag=$(printf '%s' "$p" | tr / _)
+		fmt=$(ival "$img" "$p" core.format)
+		if [ "$fmt" = 1 ]; then
+			sz=$(ival "$img" "$p" core.size)
+			{ sbhdr "$img"; byte 0; byte 0; be64 "$ino"; be32 "$sz"; fork "$img" "$p" d; } \
+				> "$seeds/dir/$name-sf$tag"
+			continue
+		fi
+		nblk=$(ival "$img" "$p" core.size)
+		nblk=$(((nblk + dbs - 1) / dbs))
+		# data block 0: block form if the directory is one block long
+		kind=1
+		[ "$nblk" = 1 ] && kind=2
+		o=$(fblock "$img" "$p" d 0)
+		[ -z "$o" ] || { sbhdr "$img"; byte $kind; byte 0; be64 "$ino"; be32 0; bytes "$img" "$o" "$dbs"; } |
+			trimmed 279 "$seeds/dir/$name-data$tag"
+		# leaf segment: a leaf1 block, or a node and a leafN block
+		o=$(fblock "$img" "$p" d "$leafda")
+		if [ -n "$o" ]; then
+			magic=$(bytes "$img" $((o + 8)) 2 | od -An -tx1 | tr -d ' ')
+			case $magic in
+			3ebe|febe) kind=5 flags=0 ;;
+			3df1|d2f1) kind=3 flags=1 ;;
+			*) kind=3 flags=0 ;;
+			esac
+			{ sbhdr "$img"; byte $kind; byte $flags; be64 "$ino"; be32 "$leafda"; bytes "$img" "$o" "$dbs"; } |
+				trimmed 279 "$seeds/dir/$name-leafda$tag"
+			if [ $kind = 5 ]; then
+				o=$(fblock "$img" "$p" d $((leafda + 1)))
+				[ -z "$o" ] || { sbhdr "$img"; byte 3; byte 0; be64 "$ino"; be32 $((leafda + 1))
+					bytes "$img" "$o" "$dbs"; } | trimmed 279 "$seeds/dir/$name-leafn$tag"
+			fi
+		fi
+		o=$(fblock "$img" "$p" d "$freeda")
+		[ -z "$o" ] || { sbhdr "$img"; byte 4; byte 0; be64 "$ino"; be32 "$freeda"
+			bytes "$img" "$o" "$dbs"; } | trimmed 279 "$seeds/dir/$name-free$tag"
+	done
+	for p in /attrs/short /attrs/local /attrs/leaf /attrs/node /attrs/remote /dir/small \
+		/dir/medium; do
+		[ -n "$(ival "$img" "$p" core.mode)" ] || continue
+		ino=$(xfs_db -r -c "path $p" -c stack "$img" | sed -n 's/.*inode \([0-9]*\), dir inode.*/\1/p' | tail -1)
+		tag=$(printf '%s' "$p" | tr / _)
+		afmt=$(ival "$img" "$p" core.aformat)
+		if [ "$afmt" = 1 ]; then
+			{ sbhdr "$img"; byte 0; byte 255; be64 "$ino"; be32 0; fork "$img" "$p" a; } \
+				> "$seeds/attr/$name-sf$tag"
+			continue
+		fi
+		for b in 0 1; do
+			o=$(fblock "$img" "$p" a "$b")
+			[ -n "$o" ] || continue
+			magic=$(bytes "$img" $((o + 8)) 2 | od -An -tx1 | tr -d ' ')
+			case $magic in
+			3ebe|febe) kind=2 ;;
+			3bee|fbee) kind=1 ;;
+			*) continue ;;
+			esac
+			{ sbhdr "$img"; byte $kind; byte 255; be64 "$ino"; be32 "$b"; bytes "$img" "$o" "$bsize"; } |
+				trimmed 279 "$seeds/attr/$name-blk$b$tag"
+		done
+		# a remote value: the blocks named by the first remote entry of leaf 0
+		vb=$(xfs_db -r -c "path $p" -c "ablock 0" -c "p nvlist[0].valueblk" "$img" 2>/dev/null |
+			sed -n 's/.* = //p')
+		vl=$(xfs_db -r -c "path $p" -c "ablock 0" -c "p nvlist[0].valuelen" "$img" 2>/dev/null |
+			sed -n 's/.* = //p')
+		if [ -n "$vb" ] && [ -n "$vl" ]; then
+			vb=$((vb))
+			{ sbhdr "$img"; byte 3; byte 255; be64 "$ino"; be32 "$vl"
+				for i in 0 1 2; do
+					o=$(fblock "$img" "$p" a $((vb + i)))
+					[ -z "$o" ] || bytes "$img" "$o" "$bsize"
+				done; } > "$seeds/attr/$name-rmt$tag"
+		fi
+	done
+	for p in /links/short /links/long /symlinks/short /symlinks/long /symlinks/max-1023 \
+		/dir/link /dir/longlink; do
+		[ -n "$(ival "$img" "$p" core.mode)" ] || continue
+		ino=$(xfs_db -r -c "path $p" -c stack "$img" | sed -n 's/.*inode \([0-9]*\), dir inode.*/\1/p' | tail -1)
+		tag=$(printf '%s' "$p" | tr / _)
+		sz=$(ival "$img" "$p" core.size)
+		if [ "$(ival "$img" "$p" core.format)" = 1 ]; then
+			{ sbhdr "$img"; byte 4; byte 255; be64 "$ino"; be32 "$sz"; fork "$img" "$p" d; } \
+				> "$seeds/attr/$name-symlink$tag"
+		else
+			{ sbhdr "$img"; byte 5; byte 255; be64 "$ino"; be32 "$sz"
+				for i in 0 1; do
+					o=$(fblock "$img" "$p" d $i)
+					[ -z "$o" ] || bytes "$img" "$o" "$bsize"
+				done; } > "$seeds/attr/$name-symlink$tag"
+		fi
+	done
+}
+
 # ------------------------------------------------------------------ per image
 
 seed_image() {
@@ -317,10 +470,12 @@ proto_populate v5-64k 256m -b size=65536 -d agcount=4
 
 for name in v5-dirty v5-fresh v4 v4-2kinode v5-64k; do
 	seed_image "$work/$name.img" "$name"
+	seed_names "$work/$name.img" "$name"
 	pack "$work/$name.img" "$name"
 done
 for name in v5-rmap v5-1k v5-4ksect v5-nrext64; do
 	seed_image "$work/$name.img" "$name"
+	seed_names "$work/$name.img" "$name"
 	pack "$work/$name.img" "$name" logformat
 done
 # A truncated image: only the first AG and a half of v5-rmap.
@@ -359,11 +514,12 @@ for z in "$srcdir"/corpus/images/*.img.zst; do
 	name=corpus-$(basename "$z" .img.zst)
 	zstd -q -d -f -o "$work/$name.img" "$z"
 	seed_image "$work/$name.img" "$name"
+	seed_names "$work/$name.img" "$name"
 	pack "$work/$name.img" "$name" logformat
 	rm -f "$work/$name.img"
 done
 
-for t in sb agheaders btree dinode log image; do
+for t in sb agheaders btree dinode log dir attr image; do
 	printf '%-10s %4d seeds, %7d bytes\n' "$t" "$(ls "$seeds/$t" | wc -l)" \
 		"$(cat "$seeds/$t"/* | wc -c)"
 done
