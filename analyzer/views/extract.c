@@ -175,40 +175,41 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 		close(fd);
 		return;
 	}
-	for (off = 0; off < ip->d.size; ) {
-		size_t n = ip->d.size - off < EXTRACT_CHUNK ? (size_t)(ip->d.size - off) : EXTRACT_CHUNK;
-		const struct xfmt_bmbt_rec *r = xa_extents_find(&ex, off >> x->ctx->geom.blocklog);
-		ssize_t w;
+	/*
+	 * Copy the mapped ranges only; holes (and unwritten extents, which
+	 * read as zeros) stay holes on the host and ftruncate sets the size.
+	 * Work is bounded by the mapped bytes, not by di_size, which a damaged
+	 * inode may claim to be exabytes.
+	 */
+	for (size_t i = 0; i < ex.n && !x->rc; i++) {
+		const struct xfmt_bmbt_rec *r = &ex.v[i];
+		uint64_t start = r->startoff << x->ctx->geom.blocklog;
+		uint64_t end = (r->startoff + r->blockcount) << x->ctx->geom.blocklog;
 
-		/* Leave holes as holes on the host: skip whole unmapped chunks. */
-		if (!r && n == EXTRACT_CHUNK && (off & (EXTRACT_CHUNK - 1)) == 0) {
-			bool any = false;
-			uint64_t first = off >> x->ctx->geom.blocklog;
-			uint64_t last = (off + n - 1) >> x->ctx->geom.blocklog;
+		if (r->unwritten || start >= ip->d.size)
+			continue;
+		if (end > ip->d.size)
+			end = ip->d.size;
+		for (off = start; off < end; ) {
+			size_t n = end - off < EXTRACT_CHUNK ? (size_t)(end - off) : EXTRACT_CHUNK;
+			ssize_t w;
 
-			for (size_t i = 0; i < ex.n && !any; i++)
-				if (ex.v[i].startoff <= last &&
-				    ex.v[i].startoff + ex.v[i].blockcount > first)
-					any = true;
-			if (!any) {
-				off += n;
-				continue;
+			rc = xa_file_pread(x->ctx, &ex, x->buf, n, off, on_missing, &m);
+			if (rc) {
+				x->rc = rc;
+				break;
 			}
+			w = pwrite(fd, x->buf, n, (off_t)off);
+			if (w != (ssize_t)n) {
+				fprintf(x->err, "xfsrecon: %s/%s: write failed: %s\n", x->cur_path, name,
+					w < 0 ? strerror(errno) : "short write");
+				x->st->skipped++;
+				i = ex.n;  /* give up on this file, go on with the others */
+				break;
+			}
+			off += n;
+			x->st->bytes += n;
 		}
-		rc = xa_file_pread(x->ctx, &ex, x->buf, n, off, on_missing, &m);
-		if (rc) {
-			x->rc = rc;
-			break;
-		}
-		w = pwrite(fd, x->buf, n, (off_t)off);
-		if (w != (ssize_t)n) {
-			fprintf(x->err, "xfsrecon: %s/%s: write failed: %s\n", x->cur_path, name,
-				w < 0 ? strerror(errno) : "short write");
-			x->st->skipped++;
-			break;
-		}
-		off += n;
-		x->st->bytes += n;
 	}
 	if (ftruncate(fd, (off_t)ip->d.size) != 0)
 		x->st->skipped++;
