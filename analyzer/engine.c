@@ -8,6 +8,7 @@
  *   log          log head found: clean or dirty
  *   btrees       every AG btree walked; free-space and inode records kept
  *   inodes       every inode chunk named by the inobt read and verified
+ *   ownership    forward ownership vs the rmapbt and free space (check/)
  *   counters     header counters compared with what the walks counted
  * A pass that cannot run (no geometry) is skipped; findings never stop a run,
  * only an operational error (out of memory) does.
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/check/ownership.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
@@ -86,6 +88,7 @@ void xa_ctx_release(struct xa_ctx *ctx)
 	free(ctx->irecs);
 	ctx->irecs = NULL;
 	ctx->nirecs = ctx->irecs_cap = 0;
+	xa_own_free(&ctx->own);
 	xcache_free(&ctx->cache);
 	ximg_free(&ctx->img);
 	xa_findings_release(&ctx->findings);
@@ -149,6 +152,7 @@ static const struct xa_pass xa_passes[] = {
 	{ "log",         xa_pass_log,         XA_RUN_INFO | XA_RUN_CHECK },
 	{ "btrees",      xa_pass_btrees,      XA_RUN_CHECK },
 	{ "inodes",      xa_pass_inodes,      XA_RUN_CHECK },
+	{ "ownership",   xa_pass_ownership,   XA_RUN_CHECK },
 	{ "counters",    xa_pass_counters,    XA_RUN_CHECK },
 	{ "namespace",   xa_pass_namespace,   XA_RUN_CHECK },
 };

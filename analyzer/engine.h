@@ -22,6 +22,7 @@
 
 struct ximg;
 struct xcache;
+struct xa_own;
 struct ximg_open_opts;
 
 /* How the geometry in use was chosen (rule 4: which copy we believed, and why). */
@@ -137,6 +138,10 @@ struct xa_ctx {
 	struct xa_irec    *irecs;
 	size_t             nirecs, irecs_cap;
 	bool               truncated;    /* image shorter than the geometry (exit 8) */
+
+	/* forward ownership noted by the check passes (check/ownership.h);
+	 * NULL when not collecting (info and the views) */
+	struct xa_own     *own;
 };
 
 /* Which commands a pass serves. */

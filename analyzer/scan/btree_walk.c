@@ -13,6 +13,7 @@
 
 #include <string.h>
 
+#include "analyzer/check/ownership.h"
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
@@ -188,6 +189,14 @@ static void walk_block(struct walk_state *st, uint32_t agbno, unsigned level, bo
 	}
 	if (xa_bitmap_set(&w->ag->claimed, agbno))
 		report(w, agbno, XP_btSharedBlock, NULL, 0, 0, agbno, XPROB_HAS_OBSERVED);
+	/* check only: the tree owns the block even if it cannot be read. */
+	if (ctx->own) {
+		int rc = xa_own_note_btree_block(ctx, w->ag->agno, w->bt, agbno);
+		if (rc) {
+			w->err = rc;
+			return;
+		}
+	}
 
 	walk_loc(w, agbno, &ls);
 	if (xa_read(ctx, ls.loc.byte, ctx->geom.blocksize, &b, &ls.loc) != 0) {

@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/check/ownership.h"
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/u64set.h"
+#include "formats/bmap.h"
 #include "formats/btree.h"
 #include "formats/endian.h"
 
@@ -30,8 +32,7 @@ struct fwalk {
 	struct xa_fork_result *res;
 	struct xa_u64set       seen;
 	int                    err;
-	bool                   have_prev;
-	struct xfmt_bmbt_rec   prev;
+	struct xfmt_bmap_check check;    /* the mapping rules, record by record */
 	uint64_t               last_at_level[XFS_BTREE_MAXLEVELS + 1];
 	uint64_t               last_right[XFS_BTREE_MAXLEVELS + 1];
 };
@@ -77,33 +78,19 @@ static void fw_report(struct fwalk *w, uint64_t fsb, enum xprob_code code, const
 	xa_findings_add(&w->ctx->findings, &p, &ls.loc);
 }
 
-/* One mapping: order and overlap against the previous one, then the callback. */
+/* One mapping: the fork's mapping rules (formats/bmap.h), then the callback. */
 static void fw_record(struct fwalk *w, uint64_t fsb, const uint8_t *raw, unsigned idx)
 {
-	const struct xfmt_geom *g = &w->ctx->geom;
 	struct xfmt_bmbt_rec r;
 	struct xa_loc_sink ls;
-	unsigned bad;
 
+	(void)idx;  /* the checker numbers mappings across the whole fork */
 	fw_loc(w, fsb, &ls);
 	xfmt_bmbt_rec_decode(raw, &r);
-	bad = xfmt_bt_rec_verify(XFMT_BT_BMAP, raw, idx, g,
-				 xfmt_geom_fsb_agno(g, r.startblock), &ls.sink);
-	if (w->have_prev) {
-		if (r.startoff <= w->prev.startoff) {
-			fw_report(w, fsb, XP_btRecsOutOfOrder, NULL, idx, 0, 0, 0);
-			bad++;
-		} else if (w->prev.startoff + w->prev.blockcount > r.startoff) {
-			fw_report(w, fsb, XP_btRecsOverlap, NULL, idx, 0, 0, 0);
-			bad++;
-		}
-	}
-	w->prev = r;
-	w->have_prev = true;
+	if (xfmt_bmap_check_rec(&w->check, &r, &ls.sink))
+		w->res->complete = false;
 	w->res->records++;
 	w->res->mapped_blocks += r.blockcount;
-	if (bad)
-		w->res->complete = false;
 	if (w->fn && !w->err) {
 		int rc = w->fn(w->arg, &r);
 		if (rc < 0)
@@ -168,6 +155,14 @@ static void fw_block(struct fwalk *w, uint64_t fsb, unsigned level, uint64_t *fi
 			fw_report(w, fsb, XP_btSharedBlock, NULL, 0, 0, fsb, XPROB_HAS_OBSERVED);
 			w->res->complete = false;
 			return;
+		}
+		/* check only: the inode owns its bmbt blocks (rmap BMBT records). */
+		if (ctx->own) {
+			int rc = xa_own_note_bmbt_block(ctx, w->ino, w->whichfork, fsb);
+			if (rc) {
+				w->err = rc;
+				return;
+			}
 		}
 	}
 	fw_loc(w, fsb, &ls);
@@ -234,31 +229,31 @@ static void fw_block(struct fwalk *w, uint64_t fsb, unsigned level, uint64_t *fi
 static void fw_root(struct fwalk *w, const uint8_t *fork, size_t size)
 {
 	const struct xfmt_geom *g = &w->ctx->geom;
-	uint16_t level, numrecs;
-	unsigned maxr = xfmt_bmdr_maxrecs(size), n;
-	uint64_t prevkey = 0;
+	struct xfmt_bmap_root root;
+	unsigned level, n;
+	struct xa_loc_sink ls;
 
-	if (xfmt_bmdr_decode(fork, size, &level, &numrecs) != 0 || level == 0 ||
-	    level > XFS_BTREE_MAXLEVELS) {
-		/* The inode verifier reports a bad root (inoBadBmdrRoot). */
+	/* Height, key order and range, pointers: the root's own rules. */
+	fw_loc(w, XFS_NULLFSBLOCK, &ls);
+	ls.loc.what = "bmbt root";
+	if (xfmt_bmap_root_verify(fork, size, g, w->whichfork, &ls.sink))
+		w->res->complete = false;
+	if (xfmt_bmap_root_decode(fork, size, &root) != 0 || root.level == 0 ||
+	    root.level > xfmt_bmap_maxlevels(g, w->whichfork)) {
 		w->res->complete = false;
 		return;
 	}
-	n = numrecs < maxr ? numrecs : maxr;
+	level = root.level;
+	n = root.nrecs;
 	for (unsigned i = 0; i < n && !w->err; i++) {
 		uint64_t key, ptr, cfirst;
 		bool chave;
 
 		if (xfmt_bmdr_key(fork, size, i, &key) || xfmt_bmdr_ptr(fork, size, i, &ptr))
 			break;
-		if (i > 0 && key <= prevkey)
-			fw_report(w, XFS_NULLFSBLOCK, XP_btKeysOutOfOrder, "bmbt root keys", i, 0, 0, 0);
-		prevkey = key;
 		if (!xfmt_geom_fsb_valid(g, ptr)) {
-			fw_report(w, XFS_NULLFSBLOCK, XP_btBadPointer, "bmbt root ptrs", i, 0, ptr,
-				  XPROB_HAS_OBSERVED);
 			w->res->complete = false;
-			continue;
+			continue;  /* reported by the root verifier */
 		}
 		fw_block(w, ptr, level - 1u, &cfirst, &chave);
 		if (chave && cfirst != key)
@@ -298,6 +293,12 @@ int xa_fork_walk(struct xa_ctx *ctx, uint64_t ino, const uint8_t *inode,
 	w.res = res;
 	for (unsigned i = 0; i <= XFS_BTREE_MAXLEVELS; i++)
 		w.last_at_level[i] = w.last_right[i] = XFS_NULLFSBLOCK;
+	{
+		struct xfmt_bmap_fork f;
+
+		xfmt_bmap_fork_init(&f, d, whichfork);
+		xfmt_bmap_check_init(&w.check, &ctx->geom, &f);
+	}
 
 	if (format == XFS_DINODE_FMT_EXTENTS) {
 		uint64_t count = whichfork == XA_ATTR_FORK ? d->anextents : d->nextents;
@@ -311,6 +312,18 @@ int xa_fork_walk(struct xa_ctx *ctx, uint64_t ino, const uint8_t *inode,
 			fw_record(&w, XFS_NULLFSBLOCK, fork + i * 16, (unsigned)i);
 	} else {
 		fw_root(&w, fork, size);
+	}
+	/* The count the inode claims against the mappings found, when all were
+	 * found (a broken tree is reported where it broke). */
+	if (!w.err && res->complete) {
+		struct xa_loc_sink ls;
+
+		fw_loc(&w, XFS_NULLFSBLOCK, &ls);
+		if (xfmt_bmap_check_finish(&w.check,
+					   whichfork == XA_ATTR_FORK ? d->anextents : d->nextents,
+					   whichfork == XA_ATTR_FORK ? "core.naextents" : "core.nextents",
+					   &ls.sink))
+			res->complete = false;
 	}
 	xa_u64set_release(&w.seen);
 	return w.err;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/check/ownership.h"
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
@@ -38,7 +39,18 @@ static int bno_rec(struct xa_walk *w, const uint8_t *rec, unsigned idx, uint32_t
 		w->ag->longest_free = r.blockcount;
 	w->ag->bno_digest += mix64((uint64_t)r.startblock << 32 | r.blockcount);
 	w->ag->bno_recs++;
-	return 0;
+	return xa_own_note_free(w->ctx, w->ag->agno, r.startblock, r.blockcount);
+}
+
+/* rmapbt and refcountbt records go to the ownership cross-check. */
+static int rmap_rec(struct xa_walk *w, const uint8_t *rec, unsigned idx, uint32_t agbno)
+{
+	return xa_own_note_rmap(w->ctx, w->ag->agno, rec);
+}
+
+static int refc_rec(struct xa_walk *w, const uint8_t *rec, unsigned idx, uint32_t agbno)
+{
+	return xa_own_note_refc(w->ctx, w->ag->agno, rec);
 }
 
 static int cnt_rec(struct xa_walk *w, const uint8_t *rec, unsigned idx, uint32_t agbno)
@@ -157,14 +169,14 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 		sum_store(&ag->bt[XA_BT_CNT], &w, ag->agf.cnt_root);
 		if (xfmt_geom_has_rmapbt(g)) {
 			rc = xa_walk_btree(ctx, ag, XFMT_BT_RMAP, ag->agf.rmap_root,
-					   ag->agf.rmap_level, NULL, NULL, &w);
+					   ag->agf.rmap_level, rmap_rec, NULL, &w);
 			if (rc)
 				return rc;
 			sum_store(&ag->bt[XA_BT_RMAP], &w, ag->agf.rmap_root);
 		}
 		if (xfmt_geom_has_reflink(g)) {
 			rc = xa_walk_btree(ctx, ag, XFMT_BT_REFC, ag->agf.refcount_root,
-					   ag->agf.refcount_level, NULL, NULL, &w);
+					   ag->agf.refcount_level, refc_rec, NULL, &w);
 			if (rc)
 				return rc;
 			sum_store(&ag->bt[XA_BT_REFC], &w, ag->agf.refcount_root);
@@ -201,6 +213,11 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 
 int xa_pass_btrees(struct xa_ctx *ctx)
 {
+	/* Start noting owners for the ownership pass (check/ownership.c). */
+	int orc = xa_own_begin(ctx);
+
+	if (orc)
+		return orc;
 	for (uint32_t agno = 0; agno < ctx->nags; agno++) {
 		int rc;
 

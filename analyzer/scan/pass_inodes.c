@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/check/ownership.h"
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
@@ -36,14 +37,21 @@ static int check_forks(struct xa_ctx *ctx, const struct xa_loc *loc, uint64_t in
 		       const uint8_t *raw, const struct xfmt_dinode *d)
 {
 	struct xa_fork_result dr, ar;
+	/* Mappings are noted as owners for the ownership pass. */
+	struct xa_own_fork of = { ctx, ino, XA_DATA_FORK, (d->flags & XFS_DIFLAG_REALTIME) != 0 };
+	xa_fork_rec_fn own_fn = ctx->own ? xa_own_fork_rec : NULL;
 	int rc;
 
-	rc = xa_fork_walk(ctx, ino, raw, d, XA_DATA_FORK, true, NULL, NULL, &dr);
+	rc = xa_fork_walk(ctx, ino, raw, d, XA_DATA_FORK, true, own_fn, &of, &dr);
 	if (rc)
 		return rc;
-	rc = xa_fork_walk(ctx, ino, raw, d, XA_ATTR_FORK, true, NULL, NULL, &ar);
+	of.whichfork = XA_ATTR_FORK;
+	of.realtime = false;
+	rc = xa_fork_walk(ctx, ino, raw, d, XA_ATTR_FORK, true, own_fn, &of, &ar);
 	if (rc)
 		return rc;
+	if (!dr.complete || !ar.complete)
+		xa_own_mark_incomplete(ctx);
 	/* A symlink's target: local bytes, or remote blocks with their headers. */
 	if ((d->mode & 0170000u) == 0120000u) {
 		struct xa_inode tmp = { ino, (uint8_t *)(uintptr_t)raw, ctx->geom.inodesize, *d };
@@ -71,14 +79,8 @@ static int check_forks(struct xa_ctx *ctx, const struct xa_loc *loc, uint64_t in
 	}
 	if (!dr.complete || !ar.complete)
 		return 0;
-	if ((d->format == XFS_DINODE_FMT_EXTENTS || d->format == XFS_DINODE_FMT_BTREE) &&
-	    dr.records != d->nextents)
-		xa_report(ctx, loc, XP_inoBadNextents, "nextents", dr.records, d->nextents,
-			  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
-	if ((d->aformat == XFS_DINODE_FMT_EXTENTS || d->aformat == XFS_DINODE_FMT_BTREE) &&
-	    d->has_attr_fork && ar.records != d->anextents)
-		xa_report(ctx, loc, XP_inoBadNextents, "naextents", ar.records, d->anextents,
-			  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+	/* Extent counts against the mappings: the fork walk reports those
+	 * (bmapCountMismatch). */
 	/* Realtime data lives on another device and is not in nblocks' sum. */
 	if (!(d->flags & XFS_DIFLAG_REALTIME)) {
 		uint64_t want = dr.mapped_blocks + dr.bmbt_blocks + ar.mapped_blocks + ar.bmbt_blocks;
@@ -158,6 +160,7 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 			}
 			if (xa_read(ctx, bl.byte, g->blocksize, &b, &bl) != 0) {
 				b = NULL;
+				xa_own_mark_incomplete(ctx);
 				continue;
 			}
 		}
@@ -174,11 +177,15 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 		ls.loc.byte = b->off + byte;
 		ls.loc.what = "inode";
 		ag->inodes_checked++;
-		if (xfmt_dinode_decode(b->data + byte, g->inodesize, g, &d) != 0)
+		if (xfmt_dinode_decode(b->data + byte, g->inodesize, g, &d) != 0) {
+			xa_own_mark_incomplete(ctx);  /* its blocks' owner is unknown */
 			continue;
+		}
 		xfmt_dinode_verify(b->data + byte, g->inodesize, g, ino, &d, &ls.sink);
-		if (d.magic != XFS_DINODE_MAGIC)
+		if (d.magic != XFS_DINODE_MAGIC) {
+			xa_own_mark_incomplete(ctx);
 			continue;
+		}
 		if (xfmt_dinode_in_use(&d)) {
 			int rc;
 
