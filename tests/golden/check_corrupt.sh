@@ -69,10 +69,9 @@ need_tool "$XFS_REPAIR"
 # levels (root and leaves; see corpus/README.md).  The v5-files cases damage
 # directories of every form, symlink and attribute blocks, link counts and
 # the many-extent file /frag/extents (bmbt of height 2 below its inode root);
-# corpus/README.md lists what each path of that image is.  The `todo` cases
-# at the end name the fork-mapping findings (0x0Dxx) of formats/bmap.c,
-# whose verifiers `check` does not call yet; the cases before them show that
-# the same damage is reported today through the btree and inode findings.
+# corpus/README.md lists what each path of that image is.  The cases at the
+# end name the fork-mapping findings (0x0Dxx) of formats/bmap.c, which the
+# fork walk applies to every mapping of every inode.
 cases() {
 	cat <<'EOF'
 v5-rmap-reflink|sb 0;crc -i|sbBadCrc|
@@ -317,15 +316,15 @@ v5-files|path /attrs/short;fuzz -d core.forkoff ones|inoBadForkoff|
 v5-files|path /dirs/leaf;write -d core.format 1|inoBadFormat/dirSfBadSize|
 v5-files|path /special/fifo;write -d core.format 2|inoBadFormat|
 v5-files|path /special/null-like;write -d core.forkoff 30|inoBadDevFork|
-v5-files|path /frag/extents;fuzz -d u3.bmbt.keys[1].startoff ones|bmapRootBadKey|todo
-v5-files|path /frag/extents;fuzz -d u3.bmbt.ptrs[1] ones|bmapRootBadPtr|todo
-v5-files|path /frag/extents;fuzz -d u3.bmbt.level add|bmapRootTooDeep|todo
-v5-files|path /frag/extents;fuzz -d core.nextents add|bmapCountMismatch|todo
-v5-files|path /files/sparse;fuzz -d u3.bmx[1].startblock ones|bmapBadStartblock|todo
-v5-files|path /files/sparse;fuzz -d u3.bmx[1].blockcount zeroes|bmapZeroLength|todo
-v5-files|path /files/sparse;fuzz -d u3.bmx[2].startoff zeroes|bmapOutOfOrder|todo
-v5-files|path /files/sparse;fuzz -d u3.bmx[1].startoff ones|bmapBadFileOffset|todo
-v5-files|path /dirs/leaf;write -d u3.bmx[1].extentflag 1|bmapBadUnwritten|todo
+v5-files|path /frag/extents;fuzz -d u3.bmbt.keys[1].startoff ones|bmapRootBadKey|
+v5-files|path /frag/extents;fuzz -d u3.bmbt.ptrs[1] ones|bmapRootBadPtr|
+v5-files|path /frag/extents;fuzz -d u3.bmbt.level add|bmapRootTooDeep|
+v5-files|path /frag/extents;fuzz -d core.nextents add|bmapCountMismatch|
+v5-files|path /files/sparse;fuzz -d u3.bmx[1].startblock ones|bmapBadStartblock|
+v5-files|path /files/sparse;fuzz -d u3.bmx[1].blockcount zeroes|bmapZeroLength|
+v5-files|path /files/sparse;fuzz -d u3.bmx[2].startoff zeroes|bmapOutOfOrder|
+v5-files|path /files/sparse;fuzz -d u3.bmx[1].startoff ones|bmapBadFileOffset|
+v5-files|path /dirs/leaf;write -d u3.bmx[1].extentflag 1|bmapBadUnwritten|
 EOF
 }
 
