@@ -129,13 +129,29 @@ static void verify_index_block(struct xa_ctx *ctx, const struct xa_inode *dir,
 	}
 }
 
+/*
+ * A directory is in block form when its data fork ends after exactly one
+ * directory block (the kernel's xfs_dir2_isblock).  di_size cannot tell:
+ * a leaf-form directory with one data block has the same size.
+ */
+static bool is_block_form(const struct xa_ctx *ctx, const struct xa_extents *ex)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	const struct xfmt_bmbt_rec *last;
+
+	if (ex->n == 0)
+		return false;
+	last = &ex->v[ex->n - 1];
+	return ((last->startoff + last->blockcount) << g->blocklog) == g->dirblksize;
+}
+
 static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 			 struct xa_loc_sink *verify, xa_dirent_fn fn, void *arg, bool *complete)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	uint32_t per = g->dirblksize >> g->blocklog;
 	uint64_t leaf_da = xfmt_dir2_leaf_firstda(g);
-	bool block_form = dir->d.size == g->dirblksize;
+	bool block_form;
 	struct xa_extents ex;
 	uint8_t *blk;
 	int rc;
@@ -145,6 +161,7 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 		return rc;
 	if (!ex.complete)
 		*complete = false;
+	block_form = is_block_form(ctx, &ex);
 	blk = malloc(g->dirblksize);
 	if (!blk) {
 		xa_extents_release(&ex);
@@ -226,7 +243,7 @@ int xa_dir_deleted(struct xa_ctx *ctx, const struct xa_inode *dir, xa_deleted_fn
 	const struct xfmt_geom *g = &ctx->geom;
 	uint32_t per = g->dirblksize >> g->blocklog;
 	uint64_t leaf_da = xfmt_dir2_leaf_firstda(g);
-	bool block_form = dir->d.size == g->dirblksize;
+	bool block_form;
 	struct xa_extents ex;
 	uint8_t *blk;
 	int rc;
@@ -237,6 +254,7 @@ int xa_dir_deleted(struct xa_ctx *ctx, const struct xa_inode *dir, xa_deleted_fn
 	rc = xa_extents_load(ctx, dir, XA_DATA_FORK, &ex);
 	if (rc)
 		return rc;
+	block_form = is_block_form(ctx, &ex);
 	blk = malloc(g->dirblksize);
 	if (!blk) {
 		xa_extents_release(&ex);
