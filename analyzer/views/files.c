@@ -152,6 +152,15 @@ int xa_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 	fprintf(out, "extents  data %" PRIu64 ", attr %" PRIu32 "\n", ip.d.nextents, ip.d.anextents);
 	fprintf(out, "flags    0x%x, flags2 0x%" PRIx64 "\n", ip.d.flags, ip.d.flags2);
 	fprintf(out, "gen      %" PRIu32 "\n", ip.d.gen);
+	fprintf(out, "version  %u, forkoff %u, extsize %" PRIu32 ", cowextsize %" PRIu32 "\n",
+		ip.d.version, ip.d.forkoff, ip.d.extsize, ip.d.cowextsize);
+	fprintf(out, "unlinked next %" PRIu32 "%s\n", ip.d.next_unlinked,
+		ip.d.next_unlinked == XFS_NULLAGINO ? " (none)" : "");
+	if (ip.d.version >= 3)
+		fprintf(out, "v3       changecount %" PRIu64 ", lsn 0x%" PRIx64 ", crc 0x%08" PRIx32 "\n",
+			ip.d.changecount, ip.d.lsn, ip.d.crc);
+	if (ip.d.dmevmask || ip.d.dmstate)
+		fprintf(out, "dmapi    evmask 0x%" PRIx32 ", state %u\n", ip.d.dmevmask, ip.d.dmstate);
 
 	for (int fork = XA_DATA_FORK; fork <= XA_ATTR_FORK; fork++) {
 		unsigned fmt = fork == XA_DATA_FORK ? ip.d.format : ip.d.aformat;
