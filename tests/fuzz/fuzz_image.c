@@ -27,9 +27,12 @@
  * directory.  Extraction is checked to have written nothing beside its
  * destination (rule 1: we write only where the user said), then removed.
  * File size is capped (RLIMIT_FSIZE, SIGXFSZ ignored) so that a hostile
- * image cannot fill the disk through extract.
+ * image cannot fill the disk through extract, and `cat` writes into a stream
+ * that fails after FZ_CAT_LIMIT bytes: a file may legally claim an exabyte
+ * of holes, and cat is meant to stop at the first write error.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <ftw.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -59,6 +62,8 @@
 #define FZ_CACHE_BYTES (8u << 20)
 /* Largest file extract may write while fuzzing. */
 #define FZ_FSIZE_LIMIT (256ull << 20)
+/* Bytes cat may write before its output stream fails. */
+#define FZ_CAT_LIMIT   (4u << 20)
 
 static int fz_memfd = -1;
 static char fz_path[64];
@@ -268,6 +273,32 @@ static void extract_all(struct xa_ctx *ctx)
 	closedir(d);
 }
 
+static ssize_t capped_write(void *cookie, const char *buf, size_t len)
+{
+	size_t *left = cookie;
+
+	(void)buf;
+	if (len > *left) {
+		errno = EFBIG;
+		return -1;
+	}
+	*left -= len;
+	return (ssize_t)len;
+}
+
+/* cat of one inode into a stream that refuses more than FZ_CAT_LIMIT bytes. */
+static void cat_capped(struct xa_ctx *ctx, const char *target)
+{
+	static const cookie_io_functions_t io = { NULL, capped_write, NULL, NULL };
+	size_t left = FZ_CAT_LIMIT;
+	FILE *out = fopencookie(&left, "w", io);
+
+	if (!out)
+		fz_fail("fopencookie failed", 0, 0);
+	xa_cmd_cat(ctx, target, out, fz_null);
+	fclose(out);
+}
+
 static void file_views(struct xa_ctx *ctx)
 {
 	struct xa_ls_opts lo = { true, true, true, false };
@@ -279,7 +310,7 @@ static void file_views(struct xa_ctx *ctx)
 	for (unsigned i = 0; i < 4; i++) {
 		snprintf(ino, sizeof(ino), "%" PRIu64, ctx->sb.rootino + i);
 		xa_cmd_stat(ctx, ino, fz_null, fz_null);
-		xa_cmd_cat(ctx, ino, fz_null, fz_null);
+		cat_capped(ctx, ino);
 	}
 	extract_all(ctx);
 }

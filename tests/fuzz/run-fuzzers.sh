@@ -4,7 +4,7 @@
 # usage: tests/fuzz/run-fuzzers.sh SECONDS|-runs=N [TARGET...]
 #        tests/fuzz/run-fuzzers.sh minimize TARGET FILE
 #        tests/fuzz/run-fuzzers.sh coverage [TARGET...]
-#   TARGET is sb, agheaders, btree, dinode, log or image (default: all).
+#   TARGET is sb, agheaders, btree, dinode, log, dir, attr or image (default: all).
 #
 # Environment:
 #   FUZZ_BUILDDIR  build tree (default: _build-fuzzers in the source tree),
@@ -31,7 +31,7 @@ set -eu
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 builddir=${FUZZ_BUILDDIR:-$srcdir/_build-fuzzers}
-ALL="sb agheaders btree dinode log image"
+ALL="sb agheaders btree dinode log dir attr image"
 
 build() {
 	mkdir -p "$builddir"
@@ -51,6 +51,8 @@ max_len() {
 	btree) echo 66000 ;;
 	dinode) echo 2400 ;;
 	log) echo 16384 ;;
+	dir) echo 66000 ;;
+	attr) echo 20000 ;;
 	image) echo 524288 ;;
 	esac
 }
