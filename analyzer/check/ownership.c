@@ -349,7 +349,8 @@ static void check_space(struct xa_ctx *ctx, struct xa_ag *ag, struct own_ag *oa)
 
 	/* fwd is in key order, which is start order; the bnobt's order is
 	 * only trusted after sorting. */
-	qsort(oa->free.recs, oa->free.n, sizeof(*oa->free.recs), cmp_start);
+	if (oa->free.n > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(oa->free.recs, oa->free.n, sizeof(*oa->free.recs), cmp_start);
 	while (i < own->n || j < fr->n) {
 		bool take_owned = j >= fr->n || (i < own->n && own->recs[i].agbno <= fr->recs[j].agbno);
 		const struct xa_ownrec *r = take_owned ? &own->recs[i++] : &fr->recs[j++];

@@ -153,7 +153,9 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 
 			xa_put(ctx, &b);
 			cur_agbno = agbno;
-			if (xa_bitmap_set(&ag->claimed, agbno) && !overlap_reported) {
+			/* With more than 64 inodes per block (64 KiB blocks) chunks
+			 * share a block: the chunk holding its first slot claims it. */
+			if (slot == 0 && xa_bitmap_set(&ag->claimed, agbno) && !overlap_reported) {
 				xa_report(ctx, &bl, XP_ichunkOverlapsMetadata, NULL, 0, agbno,
 					  XPROB_HAS_OBSERVED);
 				overlap_reported = true;
