@@ -15,6 +15,7 @@
 
 #include "config.h"
 
+#include "analyzer/cli_number.h"
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
@@ -91,21 +92,6 @@ static void usage(FILE *f)
 		"exit codes: 0 clean, 4 problems found, 8 operational error, 16 usage error\n");
 }
 
-static int parse_size(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
 	static const struct option longopts[] = {
@@ -140,7 +126,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			c->no_hash = true;
 			break;
 		case 'o':
-			if (parse_size(optarg, &v)) {
+			if (xa_parse_u64(optarg, &v)) {
 				fprintf(stderr, "xfsrecon: --offset needs a byte count, not '%s'\n", optarg);
 				return -1;
 			}
@@ -148,7 +134,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			c->io.offset = v;
 			break;
 		case 'p':
-			if (parse_size(optarg, &v) || v == 0 || v > 4096) {
+			if (xa_parse_u64(optarg, &v) || v == 0 || v > 4096) {
 				fprintf(stderr, "xfsrecon: --partition needs a partition number, not '%s'\n",
 					optarg);
 				return -1;

@@ -159,22 +159,18 @@ static int unlinked_lists(struct xa_ctx *ctx, struct xa_u64set *members)
 				const struct xa_irec *r;
 				struct xa_inode ip;
 				int added;
+				bool bad;
 
-				if (steps > ag->inodes || !xfmt_geom_agino_valid(g, agno, cur) ||
-				    cur % XFS_AGI_UNLINKED_BUCKETS != b ||
-				    !(r = xa_irec_find(ctx, ino)) || r->nlink != 0) {
-					struct xprob p = {
-						.code = XP_agiUnlinkedBadChain,
-						.has = XPROB_HAS_OFF | XPROB_HAS_OBSERVED,
-						.off = b, .observed = cur,
-					};
-					xa_findings_add(&ctx->findings, &p, &loc);
-					break;
+				bad = steps > ag->inodes || !xfmt_geom_agino_valid(g, agno, cur) ||
+				      cur % XFS_AGI_UNLINKED_BUCKETS != b ||
+				      !(r = xa_irec_find(ctx, ino)) || r->nlink != 0;
+				if (!bad) {
+					added = xa_u64set_add(members, ino);
+					if (added < 0)
+						return XERR_NOMEM;
+					bad = added == 0;  /* a loop */
 				}
-				added = xa_u64set_add(members, ino);
-				if (added < 0)
-					return XERR_NOMEM;
-				if (added == 0) {
+				if (bad) {
 					struct xprob p = {
 						.code = XP_agiUnlinkedBadChain,
 						.has = XPROB_HAS_OFF | XPROB_HAS_OBSERVED,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "analyzer/cli_number.h"
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/dir.h"
@@ -23,8 +24,7 @@
 
 int xa_target_resolve(struct xa_ctx *ctx, const char *target, uint64_t *ino, FILE *err)
 {
-	char *end;
-	unsigned long long v;
+	uint64_t v;
 
 	if (target[0] == '/') {
 		char msg[512];
@@ -34,18 +34,33 @@ int xa_target_resolve(struct xa_ctx *ctx, const char *target, uint64_t *ino, FIL
 			fprintf(err, "xfsrecon: %s: %s\n", target, msg);
 		return rc == XERR_NOMEM ? rc : rc ? XERR_USAGE : 0;
 	}
-	errno = 0;
-	v = strtoull(target, &end, 0);
-	if (errno || *end || !*target || target[0] == '-') {
+	if (xa_parse_u64(target, &v) != 0) {
 		fprintf(err, "xfsrecon: '%s' is neither an absolute path nor an inode number\n",
 			target);
 		return XERR_USAGE;
 	}
 	if (!xfmt_geom_ino_valid(&ctx->geom, v)) {
-		fprintf(err, "xfsrecon: inode %llu is outside the filesystem\n", v);
+		fprintf(err, "xfsrecon: inode %" PRIu64 " is outside the filesystem\n", v);
 		return XERR_USAGE;
 	}
 	*ino = v;
+	return 0;
+}
+
+/* Resolve target and read its inode, saying on err what went wrong. */
+static int open_target(struct xa_ctx *ctx, const char *target, uint64_t *ino,
+		       struct xa_inode *ip, FILE *err)
+{
+	int rc = xa_target_resolve(ctx, target, ino, err);
+
+	if (rc)
+		return rc;
+	rc = xa_inode_read(ctx, *ino, ip);
+	if (rc) {
+		fprintf(err, "xfsrecon: inode %" PRIu64 ": %s\n", *ino,
+			rc == XERR_FORMAT ? "not an inode (bad magic)" : xerr_str(rc));
+		return rc == XERR_FORMAT ? XERR_USAGE : rc;
+	}
 	return 0;
 }
 
@@ -125,15 +140,9 @@ int xa_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 	uint64_t ino;
 	int rc;
 
-	rc = xa_target_resolve(ctx, target, &ino, err);
+	rc = open_target(ctx, target, &ino, &ip, err);
 	if (rc)
 		return rc;
-	rc = xa_inode_read(ctx, ino, &ip);
-	if (rc) {
-		fprintf(err, "xfsrecon: inode %" PRIu64 ": %s\n", ino,
-			rc == XERR_FORMAT ? "not an inode (bad magic)" : xerr_str(rc));
-		return rc == XERR_FORMAT ? XERR_USAGE : rc;
-	}
 	fprintf(out, "inode    %" PRIu64 " (ag %" PRIu32 ", agino %" PRIu32 ")\n", ino,
 		xfmt_geom_ino_agno(&ctx->geom, ino), xfmt_geom_ino_agino(&ctx->geom, ino));
 	fprintf(out, "type     %s\n", type_name(xa_inode_type(&ip)));
@@ -217,15 +226,9 @@ int xa_cmd_cat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 	uint64_t ino, size, off;
 	int rc;
 
-	rc = xa_target_resolve(ctx, target, &ino, err);
+	rc = open_target(ctx, target, &ino, &ip, err);
 	if (rc)
 		return rc;
-	rc = xa_inode_read(ctx, ino, &ip);
-	if (rc) {
-		fprintf(err, "xfsrecon: inode %" PRIu64 ": %s\n", ino,
-			rc == XERR_FORMAT ? "not an inode (bad magic)" : xerr_str(rc));
-		return rc == XERR_FORMAT ? XERR_USAGE : rc;
-	}
 	ms.ino = ino;
 	size = ip.d.size;
 	if (xa_inode_type(&ip) == 0120000) {

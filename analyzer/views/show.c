@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/cli_number.h"
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
@@ -23,21 +24,6 @@
 #include "formats/dinode.h"
 #include "formats/endian.h"
 #include "formats/sb.h"
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return -1;
-	*out = v;
-	return 0;
-}
 
 static int read_bytes(struct xa_ctx *ctx, FILE *err, uint64_t off, size_t len,
 		      struct xbuf **b)
@@ -245,7 +231,7 @@ int xa_show(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv, boo
 		goto usage;
 	if (!strcmp(argv[0], "sb") || !strcmp(argv[0], "agf") || !strcmp(argv[0], "agi") ||
 	    !strcmp(argv[0], "agfl")) {
-		if (argc != 2 || parse_u64(argv[1], &a) || a >= ctx->geom.agcount) {
+		if (argc != 2 || xa_parse_u64(argv[1], &a) || a >= ctx->geom.agcount) {
 			fprintf(err, "xfsrecon: show %s needs an AG number below %" PRIu32 "\n",
 				argv[0], ctx->geom.agcount);
 			return XERR_USAGE;
@@ -253,12 +239,12 @@ int xa_show(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv, boo
 		return show_header(out, err, ctx, argv[0], (uint32_t)a, &po);
 	}
 	if (!strcmp(argv[0], "inode")) {
-		if (argc != 2 || parse_u64(argv[1], &a))
+		if (argc != 2 || xa_parse_u64(argv[1], &a))
 			goto usage;
 		return show_inode(out, err, ctx, a, &po);
 	}
 	if (!strcmp(argv[0], "btree")) {
-		if (argc != 3 || parse_u64(argv[1], &a) || parse_u64(argv[2], &b))
+		if (argc != 3 || xa_parse_u64(argv[1], &a) || xa_parse_u64(argv[2], &b))
 			goto usage;
 		return show_btree(out, err, ctx, a, b, &po);
 	}
