@@ -100,6 +100,8 @@ void xa_ag_release(struct xa_ag *ag);
 struct xa_options {
 	bool     verbose;
 	uint64_t cache_bytes;       /* block cache bound; 0 = default */
+	bool     keep_ownership;    /* keep the per-AG ownership lists after the
+	                               check (the repair planner reads them) */
 	/* Called at the start of each pass and each AG within it (may be NULL). */
 	void   (*progress)(void *arg, const char *pass, uint32_t agno, uint32_t nags);
 	void    *progress_arg;

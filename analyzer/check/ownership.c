@@ -26,6 +26,7 @@
 #define PAIR_MAX 64
 
 struct own_ag {
+	bool              complete; /* both sides were complete and compared */
 	struct xa_ownlist fwd;    /* forward: what primary metadata says */
 	struct xa_ownlist rmap;   /* observed: the rmapbt's records */
 	struct xa_ownlist free;   /* bnobt extents (owner and offset unused) */
@@ -503,6 +504,32 @@ static void compare_rmap(struct xa_ctx *ctx, struct xa_ag *ag, struct own_ag *oa
 	}
 }
 
+const struct xa_ownlist *xa_own_forward(const struct xa_ctx *ctx, uint32_t agno, bool *complete)
+{
+	const struct own_ag *oa;
+
+	if (!ctx->own || agno >= ctx->own->nags)
+		return NULL;
+	oa = &ctx->own->ags[agno];
+	if (complete)
+		*complete = oa->complete;
+	return &oa->fwd;
+}
+
+const struct xa_ownlist *xa_own_rmap(const struct xa_ctx *ctx, uint32_t agno)
+{
+	if (!ctx->own || agno >= ctx->own->nags)
+		return NULL;
+	return &ctx->own->ags[agno].rmap;
+}
+
+const struct xa_ownlist *xa_own_free_list(const struct xa_ctx *ctx, uint32_t agno)
+{
+	if (!ctx->own || agno >= ctx->own->nags)
+		return NULL;
+	return &ctx->own->ags[agno].free;
+}
+
 int xa_pass_ownership(struct xa_ctx *ctx)
 {
 	struct xa_own *own = ctx->own;
@@ -521,6 +548,7 @@ int xa_pass_ownership(struct xa_ctx *ctx)
 		if (rc)
 			return rc;
 		if (ok && forward_complete(ctx, ag)) {
+			oa->complete = true;
 			xa_ownlist_normalize(&oa->fwd);
 			check_space(ctx, ag, oa);
 			if (xfmt_geom_has_rmapbt(&ctx->geom)) {
@@ -528,8 +556,10 @@ int xa_pass_ownership(struct xa_ctx *ctx)
 				compare_rmap(ctx, ag, oa);
 			}
 		}
-		/* Each AG's lists are done with once it is checked. */
-		own_ag_release(oa);
+		/* Each AG's lists are done with once it is checked, unless the
+		 * repair planner asked to keep them. */
+		if (!ctx->opts.keep_ownership)
+			own_ag_release(oa);
 	}
 	return 0;
 }

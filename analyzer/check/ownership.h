@@ -65,6 +65,18 @@ int xa_own_fork_rec(void *arg, const struct xfmt_bmbt_rec *r);
  * missing owners and no AG is cross-checked. */
 void xa_own_mark_incomplete(struct xa_ctx *ctx);
 
+/*
+ * After the ownership pass with ctx->opts.keep_ownership set: AG agno's
+ * forward list (normalised when *complete is set, i.e. every walk that
+ * names owners reached all of its tree and the AG was cross-checked), the
+ * rmapbt's records as read (normalised when complete) and the bnobt's free
+ * extents.  NULL when nothing was collected for agno.
+ */
+struct xa_ownlist;
+const struct xa_ownlist *xa_own_forward(const struct xa_ctx *ctx, uint32_t agno, bool *complete);
+const struct xa_ownlist *xa_own_rmap(const struct xa_ctx *ctx, uint32_t agno);
+const struct xa_ownlist *xa_own_free_list(const struct xa_ctx *ctx, uint32_t agno);
+
 /* The ownership pass (after the inodes pass); 0 or a negative xerr. */
 int xa_pass_ownership(struct xa_ctx *ctx);
 

@@ -1,0 +1,117 @@
+/*
+ * plan.h - the repair plan: every byte the repair will write, grouped into
+ * actions, each action tied to the findings it answers.
+ *
+ * Reconstruction never writes while it decides.  Writers (ag_rebuild.c,
+ * inode and directory writers, sb and log writers) add changes to a plan;
+ * the output writer (output.c) copies the input and applies the finished
+ * plan; `--dry-run` prints the plan instead; later `plan`/`apply` store it.
+ * A change is a byte range of the filesystem (offsets relative to the start
+ * of the filesystem, not of a whole-disk image) and its new bytes.  Two
+ * changes never overlap: a writer that must change a range again replaces
+ * its earlier change (xr_plan_write does this for an identical range and
+ * refuses a partial overlap, which is a planner bug).
+ *
+ * Orphans moved to lost+found are recorded here too, for the report.
+ */
+#ifndef XR_PLAN_H
+#define XR_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct xa_ctx;
+
+#define XR_NO_AG UINT32_MAX
+
+/* One planned write. */
+struct xr_change {
+	uint64_t    offset;     /* byte offset in the filesystem */
+	uint32_t    len;
+	uint8_t    *bytes;      /* owned, len bytes */
+	const char *structure;  /* static name: "sb", "agf", "bnobt", "inode", "dir", "log" ... */
+	uint32_t    agno;       /* XR_NO_AG when not within one AG */
+	uint32_t    agbno;      /* block of the AG (when agno is set) */
+	uint64_t    ino;        /* inode the bytes belong to, 0 = none */
+	uint32_t    action;     /* index of the action it belongs to */
+};
+
+/* One step of the repair, in the order planned. */
+struct xr_action {
+	const char *kind;       /* static: "rebuild-ag-btrees", "clear-inode", ... */
+	uint32_t    agno;       /* XR_NO_AG when not about one AG */
+	uint64_t    ino;        /* 0 when not about one inode */
+	char       *text;       /* one human line, owned */
+	size_t     *findings;   /* indices into ctx->findings.items it answers */
+	size_t      nfindings, findings_cap;
+};
+
+/* An inode that no directory reached, placed in lost+found. */
+struct xr_orphan {
+	uint64_t ino;
+	uint16_t mode;
+	uint64_t size;
+	uint64_t parent;        /* original parent directory, 0 = unknown */
+	uint8_t *orig_name;     /* original name when known (owned), else NULL */
+	size_t   orig_namelen;
+	char    *new_path;      /* path in the output, e.g. "/lost+found/131" (owned) */
+	uint64_t entries;       /* directories: entries it holds */
+	uint64_t descendants;   /* directories: inodes moved with it */
+};
+
+struct xr_plan {
+	struct xr_action *actions;
+	size_t            nactions, actions_cap;
+	struct xr_change *changes;
+	size_t            nchanges, changes_cap;
+	struct xr_orphan *orphans;
+	size_t            norphans, orphans_cap;
+	bool              sorted;   /* changes sorted by offset (xr_plan_finish) */
+};
+
+void xr_plan_init(struct xr_plan *p);
+void xr_plan_release(struct xr_plan *p);
+
+/*
+ * Start an action; returns its index (>= 0) or XERR_NOMEM.  kind must be a
+ * static string; the text is formatted printf-style and copied.
+ */
+int xr_plan_action(struct xr_plan *p, const char *kind, uint32_t agno, uint64_t ino,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* The action answers finding index fi of ctx->findings; 0 or XERR_NOMEM. */
+int xr_plan_answer(struct xr_plan *p, int action, size_t fi);
+
+/*
+ * Plan writing len bytes at filesystem byte offset (copied).  A change of the
+ * same range replaces the earlier one; a partial overlap with an earlier
+ * change returns XERR_USAGE (a planner bug, reported as such).  structure is
+ * a static string.  Returns 0, XERR_NOMEM or XERR_USAGE.
+ */
+int xr_plan_write(struct xr_plan *p, int action, const char *structure, uint32_t agno,
+		  uint32_t agbno, uint64_t ino, uint64_t offset, const void *bytes, size_t len);
+
+/*
+ * Read len bytes at filesystem byte offset as they will be after the plan:
+ * the image's bytes with every planned change laid over them.  Returns 0 or
+ * the image read error.
+ */
+int xr_plan_read(const struct xr_plan *p, struct xa_ctx *ctx, uint64_t offset, void *buf,
+		 size_t len);
+
+/* Record an orphan (the struct's owned pointers move into the plan);
+ * 0 or XERR_NOMEM (then the caller still owns them). */
+int xr_plan_orphan(struct xr_plan *p, struct xr_orphan *o);
+
+/*
+ * Finish the plan: sort changes by offset and drop every change whose bytes
+ * equal what the image holds already (so a clean filesystem plans nothing
+ * and a plan names only real changes).  Returns 0 or an image read error.
+ */
+int xr_plan_finish(struct xr_plan *p, struct xa_ctx *ctx);
+
+/* Bytes the plan changes (sum of change lengths). */
+uint64_t xr_plan_bytes(const struct xr_plan *p);
+
+#endif /* XR_PLAN_H */
