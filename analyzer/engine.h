@@ -127,6 +127,8 @@ struct xa_ctx {
 	/* log state: from the log head (dirty = not cleanly unmounted) */
 	bool            log_checked;
 	bool            log_dirty;
+	uint64_t        log_last_lsn;    /* LSN of the last record before the head (0 = none
+	                                    found); metadata written by a repair carries it */
 
 	/* per-AG results */
 	struct xa_ag   *ags;

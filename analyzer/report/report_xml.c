@@ -34,9 +34,7 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
-
-/* Bytes of a rendered finding message; templates are short, this is ample. */
-#define XA_XML_MSG_MAX 512u
+#include "analyzer/report/xml_writer.h"
 
 /* ------------------------------------------------------------ escaping */
 
@@ -125,124 +123,34 @@ char *xa_report_xml_escape(const void *bytes, size_t len)
 	return out;
 }
 
-/* ------------------------------------------------------------ writer helpers */
-
-/* libxml2 speaks unsigned char; its BAD_CAST would also drop const. */
-static const xmlChar *xc(const char *s)
-{
-	return (const xmlChar *)s;
-}
-
-/*
- * A writer that remembers its first failure, so the document code below
- * reads as a list of elements instead of a ladder of error checks.
- */
-struct xw {
-	xmlTextWriterPtr w;
-	bool failed;
-};
-
-static void xw_check(struct xw *x, int rc)
-{
-	if (rc < 0)
-		x->failed = true;
-}
-
-static void xw_start(struct xw *x, const char *name)
-{
-	if (!x->failed)
-		xw_check(x, xmlTextWriterStartElement(x->w, xc(name)));
-}
-
-static void xw_end(struct xw *x)
-{
-	if (!x->failed)
-		xw_check(x, xmlTextWriterEndElement(x->w));
-}
-
-/* s must already be valid UTF-8 (a literal, a number, or escaped bytes). */
-static void xw_attr(struct xw *x, const char *name, const char *s)
-{
-	if (!x->failed)
-		xw_check(x, xmlTextWriterWriteAttribute(x->w, xc(name), xc(s)));
-}
-
-/* An attribute holding hostile bytes: escaped to safe UTF-8 first. */
-static void xw_attr_bytes(struct xw *x, const char *name, const void *bytes, size_t len)
-{
-	char *s;
-
-	if (x->failed)
-		return;
-	s = xa_report_xml_escape(bytes, len);
-	if (!s) {
-		x->failed = true;
-		return;
-	}
-	xw_attr(x, name, s);
-	free(s);
-}
-
-static void xw_attr_u64(struct xw *x, const char *name, uint64_t v)
-{
-	char num[24];
-
-	snprintf(num, sizeof(num), "%" PRIu64, v);
-	xw_attr(x, name, num);
-}
-
-static void xw_attr_hex32(struct xw *x, const char *name, uint32_t v)
-{
-	char num[16];
-
-	snprintf(num, sizeof(num), "0x%" PRIx32, v);
-	xw_attr(x, name, num);
-}
-
-static void xw_attr_bool(struct xw *x, const char *name, bool v)
-{
-	xw_attr(x, name, v ? "true" : "false");
-}
-
-static void xw_attr_uuid(struct xw *x, const char *name, const uint8_t u[16])
-{
-	char s[40];
-
-	snprintf(s, sizeof(s),
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10],
-		 u[11], u[12], u[13], u[14], u[15]);
-	xw_attr(x, name, s);
-}
-
 /* ------------------------------------------------------------ sections */
 
-static void write_tool(struct xw *x)
+static void write_tool(struct xa_xw *x)
 {
-	xw_start(x, "tool");
-	xw_attr(x, "name", PACKAGE_NAME);
-	xw_attr(x, "version", PACKAGE_VERSION);
-	xw_end(x);
+	xa_xw_start(x, "tool");
+	xa_xw_attr(x, "name", PACKAGE_NAME);
+	xa_xw_attr(x, "version", PACKAGE_VERSION);
+	xa_xw_end(x);
 }
 
-static void write_input(struct xw *x, const struct xa_ctx *ctx)
+static void write_input(struct xa_xw *x, const struct xa_ctx *ctx)
 {
 	const char *path = ctx->image_path ? ctx->image_path : "";
 
-	xw_start(x, "input");
+	xa_xw_start(x, "input");
 	/* A path is bytes the user gave us; it need not be UTF-8. */
-	xw_attr_bytes(x, "path", path, strlen(path));
-	xw_attr_u64(x, "size", ctx->image_size);
+	xa_xw_attr_bytes(x, "path", path, strlen(path));
+	xa_xw_attr_u64(x, "size", ctx->image_size);
 	if (ctx->have_sha256) {
 		char hex[65];
 
 		for (unsigned i = 0; i < 32; i++)
 			snprintf(hex + 2 * i, 3, "%02x", ctx->sha256[i]);
-		xw_attr(x, "sha256", hex);
+		xa_xw_attr(x, "sha256", hex);
 	}
 	if (ctx->img && ctx->img->ops && ctx->img->ops->kind)
-		xw_attr(x, "kind", ctx->img->ops->kind);
-	xw_end(x);
+		xa_xw_attr(x, "kind", ctx->img->ops->kind);
+	xa_xw_end(x);
 }
 
 /* Named superblock feature bits (formats/sb.h, xfs-ondisk.md sections 1.1-1.3). */
@@ -286,7 +194,7 @@ static const struct feat_name {
 	{ FW_LOG_INCOMPAT, XFS_SB_FEAT_INCOMPAT_LOG_XATTRS,  "logxattrs" },
 };
 
-static void write_features(struct xw *x, const struct xfmt_sb *sb)
+static void write_features(struct xa_xw *x, const struct xfmt_sb *sb)
 {
 	bool v5 = xfmt_sb_is_v5(sb);
 	/* v4 honours features2 only with MOREBITS; v5 words exist only on v5. */
@@ -299,13 +207,13 @@ static void write_features(struct xw *x, const struct xfmt_sb *sb)
 	};
 	size_t n = sizeof(feat_names) / sizeof(feat_names[0]);
 
-	xw_start(x, "features");
-	xw_attr_hex32(x, "versionnum", sb->versionnum);
-	xw_attr_hex32(x, "features2", sb->features2);
-	xw_attr_hex32(x, "compat", sb->features_compat);
-	xw_attr_hex32(x, "roCompat", sb->features_ro_compat);
-	xw_attr_hex32(x, "incompat", sb->features_incompat);
-	xw_attr_hex32(x, "logIncompat", sb->features_log_incompat);
+	xa_xw_start(x, "features");
+	xa_xw_attr_hex32(x, "versionnum", sb->versionnum);
+	xa_xw_attr_hex32(x, "features2", sb->features2);
+	xa_xw_attr_hex32(x, "compat", sb->features_compat);
+	xa_xw_attr_hex32(x, "roCompat", sb->features_ro_compat);
+	xa_xw_attr_hex32(x, "incompat", sb->features_incompat);
+	xa_xw_attr_hex32(x, "logIncompat", sb->features_log_incompat);
 	for (size_t i = 0; i < n; i++) {
 		bool dup = false;
 
@@ -318,14 +226,14 @@ static void write_features(struct xw *x, const struct xfmt_sb *sb)
 				dup = true;
 		if (dup)
 			continue;
-		xw_start(x, "feature");
-		xw_attr(x, "name", feat_names[i].name);
-		xw_end(x);
+		xa_xw_start(x, "feature");
+		xa_xw_attr(x, "name", feat_names[i].name);
+		xa_xw_end(x);
 	}
-	xw_end(x);
+	xa_xw_end(x);
 }
 
-static void write_geometry(struct xw *x, const struct xa_ctx *ctx)
+static void write_geometry(struct xa_xw *x, const struct xa_ctx *ctx)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	const struct xfmt_sb *sb = &ctx->sb;
@@ -336,45 +244,45 @@ static void write_geometry(struct xw *x, const struct xa_ctx *ctx)
 		src = "primary";
 	else if (ctx->geom_source == XA_GEOM_VOTE)
 		src = "vote";
-	xw_start(x, "geometry");
-	xw_attr(x, "source", src);
-	xw_attr_u64(x, "votesFor", ctx->sb_votes_for);
-	xw_attr_u64(x, "votesTotal", ctx->sb_votes_total);
+	xa_xw_start(x, "geometry");
+	xa_xw_attr(x, "source", src);
+	xa_xw_attr_u64(x, "votesFor", ctx->sb_votes_for);
+	xa_xw_attr_u64(x, "votesTotal", ctx->sb_votes_total);
 	if (ctx->geom_source == XA_GEOM_NONE) {
 		/* No superblock was believed: there is no geometry to report. */
-		xw_end(x);
+		xa_xw_end(x);
 		return;
 	}
-	xw_attr_u64(x, "version", sb->versionnum & XFS_SB_VERSION_NUMBITS);
-	xw_attr_u64(x, "blocksize", g->blocksize);
-	xw_attr_u64(x, "sectsize", g->sectsize);
-	xw_attr_u64(x, "inodesize", g->inodesize);
-	xw_attr_u64(x, "agcount", g->agcount);
-	xw_attr_u64(x, "agblocks", g->agblocks);
-	xw_attr_u64(x, "dblocks", g->dblocks);
-	xw_attr_u64(x, "logstart", g->logstart);
-	xw_attr_u64(x, "logblocks", g->logblocks);
-	xw_attr_u64(x, "dirblksize", g->dirblksize);
-	xw_attr_uuid(x, "uuid", sb->uuid);
+	xa_xw_attr_u64(x, "version", sb->versionnum & XFS_SB_VERSION_NUMBITS);
+	xa_xw_attr_u64(x, "blocksize", g->blocksize);
+	xa_xw_attr_u64(x, "sectsize", g->sectsize);
+	xa_xw_attr_u64(x, "inodesize", g->inodesize);
+	xa_xw_attr_u64(x, "agcount", g->agcount);
+	xa_xw_attr_u64(x, "agblocks", g->agblocks);
+	xa_xw_attr_u64(x, "dblocks", g->dblocks);
+	xa_xw_attr_u64(x, "logstart", g->logstart);
+	xa_xw_attr_u64(x, "logblocks", g->logblocks);
+	xa_xw_attr_u64(x, "dirblksize", g->dirblksize);
+	xa_xw_attr_uuid(x, "uuid", sb->uuid);
 	/* meta_uuid is only meaningful (and only non-zero) with META_UUID. */
 	if (xfmt_sb_is_v5(sb) && (sb->features_incompat & XFS_SB_FEAT_INCOMPAT_META_UUID))
-		xw_attr_uuid(x, "metaUuid", sb->meta_uuid);
+		xa_xw_attr_uuid(x, "metaUuid", sb->meta_uuid);
 	/* fname is 12 raw bytes, NUL-terminated only when shorter. */
 	label_len = 0;
 	while (label_len < sizeof(sb->fname) && sb->fname[label_len])
 		label_len++;
-	xw_attr_bytes(x, "label", sb->fname, label_len);
+	xa_xw_attr_bytes(x, "label", sb->fname, label_len);
 	write_features(x, sb);
-	xw_end(x);
+	xa_xw_end(x);
 }
 
-static void write_log(struct xw *x, const struct xa_ctx *ctx)
+static void write_log(struct xa_xw *x, const struct xa_ctx *ctx)
 {
-	xw_start(x, "log");
-	xw_attr_bool(x, "checked", ctx->log_checked);
+	xa_xw_start(x, "log");
+	xa_xw_attr_bool(x, "checked", ctx->log_checked);
 	if (ctx->log_checked)
-		xw_attr_bool(x, "dirty", ctx->log_dirty);
-	xw_end(x);
+		xa_xw_attr_bool(x, "dirty", ctx->log_dirty);
+	xa_xw_end(x);
 }
 
 static const char *const bt_names[XA_BT_AG_COUNT] = {
@@ -386,150 +294,105 @@ static const char *const bt_names[XA_BT_AG_COUNT] = {
 	[XA_BT_REFC] = "refcountbt",
 };
 
-static void write_ag(struct xw *x, const struct xa_ag *ag)
+static void write_ag(struct xa_xw *x, const struct xa_ag *ag)
 {
-	xw_start(x, "ag");
-	xw_attr_u64(x, "number", ag->agno);
-	xw_attr_u64(x, "length", ag->length);
-	xw_attr_bool(x, "sbOk", ag->sb_ok);
-	xw_attr_bool(x, "agfOk", ag->agf_ok);
-	xw_attr_bool(x, "agiOk", ag->agi_ok);
-	xw_attr_bool(x, "agflOk", ag->agfl_ok);
-	xw_attr_u64(x, "freeBlocks", ag->free_blocks);
-	xw_attr_u64(x, "longestFree", ag->longest_free);
-	xw_attr_u64(x, "inodes", ag->inodes);
-	xw_attr_u64(x, "freeInodes", ag->free_inodes);
-	xw_attr_u64(x, "inodesChecked", ag->inodes_checked);
-	xw_attr_u64(x, "inodesInUse", ag->inodes_in_use);
-	xw_attr_u64(x, "unlinkedHeads", ag->unlinked_heads);
+	xa_xw_start(x, "ag");
+	xa_xw_attr_u64(x, "number", ag->agno);
+	xa_xw_attr_u64(x, "length", ag->length);
+	xa_xw_attr_bool(x, "sbOk", ag->sb_ok);
+	xa_xw_attr_bool(x, "agfOk", ag->agf_ok);
+	xa_xw_attr_bool(x, "agiOk", ag->agi_ok);
+	xa_xw_attr_bool(x, "agflOk", ag->agfl_ok);
+	xa_xw_attr_u64(x, "freeBlocks", ag->free_blocks);
+	xa_xw_attr_u64(x, "longestFree", ag->longest_free);
+	xa_xw_attr_u64(x, "inodes", ag->inodes);
+	xa_xw_attr_u64(x, "freeInodes", ag->free_inodes);
+	xa_xw_attr_u64(x, "inodesChecked", ag->inodes_checked);
+	xa_xw_attr_u64(x, "inodesInUse", ag->inodes_in_use);
+	xa_xw_attr_u64(x, "unlinkedHeads", ag->unlinked_heads);
 	/* The header counters, next to the walk totals above they claim. */
 	if (ag->agf_ok) {
-		xw_start(x, "agf");
-		xw_attr_u64(x, "seqno", ag->agf.seqno);
-		xw_attr_u64(x, "length", ag->agf.length);
-		xw_attr_u64(x, "freeblks", ag->agf.freeblks);
-		xw_attr_u64(x, "longest", ag->agf.longest);
-		xw_attr_u64(x, "flcount", ag->agf.flcount);
-		xw_attr_u64(x, "btreeblks", ag->agf.btreeblks);
-		xw_end(x);
+		xa_xw_start(x, "agf");
+		xa_xw_attr_u64(x, "seqno", ag->agf.seqno);
+		xa_xw_attr_u64(x, "length", ag->agf.length);
+		xa_xw_attr_u64(x, "freeblks", ag->agf.freeblks);
+		xa_xw_attr_u64(x, "longest", ag->agf.longest);
+		xa_xw_attr_u64(x, "flcount", ag->agf.flcount);
+		xa_xw_attr_u64(x, "btreeblks", ag->agf.btreeblks);
+		xa_xw_end(x);
 	}
 	if (ag->agi_ok) {
-		xw_start(x, "agi");
-		xw_attr_u64(x, "count", ag->agi.count);
-		xw_attr_u64(x, "freecount", ag->agi.freecount);
-		xw_end(x);
+		xa_xw_start(x, "agi");
+		xa_xw_attr_u64(x, "count", ag->agi.count);
+		xa_xw_attr_u64(x, "freecount", ag->agi.freecount);
+		xa_xw_end(x);
 	}
 	for (unsigned t = 0; t < XA_BT_AG_COUNT; t++) {
 		const struct xa_btree_sum *bt = &ag->bt[t];
 
 		if (!bt->present)
 			continue;
-		xw_start(x, "btree");
-		xw_attr(x, "name", bt_names[t]);
-		xw_attr_u64(x, "root", bt->root);
-		xw_attr_u64(x, "levels", bt->levels);
-		xw_attr_u64(x, "blocks", bt->blocks);
-		xw_attr_u64(x, "records", bt->records);
-		xw_attr_bool(x, "walked", bt->walked);
-		xw_end(x);
+		xa_xw_start(x, "btree");
+		xa_xw_attr(x, "name", bt_names[t]);
+		xa_xw_attr_u64(x, "root", bt->root);
+		xa_xw_attr_u64(x, "levels", bt->levels);
+		xa_xw_attr_u64(x, "blocks", bt->blocks);
+		xa_xw_attr_u64(x, "records", bt->records);
+		xa_xw_attr_bool(x, "walked", bt->walked);
+		xa_xw_end(x);
 	}
-	xw_end(x);
+	xa_xw_end(x);
 }
 
-static void write_ags(struct xw *x, const struct xa_ctx *ctx)
+static void write_ags(struct xa_xw *x, const struct xa_ctx *ctx)
 {
 	uint32_t n = ctx->ags ? ctx->nags : 0;
 
-	xw_start(x, "ags");
-	xw_attr_u64(x, "count", n);
+	xa_xw_start(x, "ags");
+	xa_xw_attr_u64(x, "count", n);
 	for (uint32_t i = 0; i < n && !x->failed; i++)
 		write_ag(x, &ctx->ags[i]);
-	xw_end(x);
+	xa_xw_end(x);
 }
 
-static void write_finding(struct xw *x, const struct xa_finding *fd)
-{
-	const struct xprob *p = &fd->p;
-	const char *id = xprob_id(p->code);
-	char code[16], msg[XA_XML_MSG_MAX];
-
-	snprintf(code, sizeof(code), "0x%04X", (unsigned)p->code);
-	xw_start(x, "finding");
-	xw_attr(x, "code", code);
-	/* A code missing from the table is a bug, but the report still says so. */
-	xw_attr(x, "id", id ? id : "unknown");
-	xw_attr(x, "severity", xprob_severity_name(xprob_severity_of(p->code)));
-	xw_attr(x, "fix", xprob_fix_name(xprob_fix_of(p->code)));
-	if (fd->what && fd->what[0])
-		xw_attr_bytes(x, "structure", fd->what, strlen(fd->what));
-	if (p->has & XPROB_HAS_AG)
-		xw_attr_u64(x, "ag", p->agno);
-	if (p->has & XPROB_HAS_AGBNO)
-		xw_attr_u64(x, "agbno", p->agbno);
-	if (p->has & XPROB_HAS_INO)
-		xw_attr_u64(x, "ino", p->ino);
-	if (p->has & XPROB_HAS_BYTE)
-		xw_attr_u64(x, "byte", p->byte);
-	if (p->has & XPROB_HAS_OFF)
-		xw_attr_u64(x, "offset", p->off);
-	if (p->field)
-		xw_attr_bytes(x, "field", p->field, strlen(p->field));
-	if (p->has & XPROB_HAS_EXPECTED)
-		xw_attr_u64(x, "expected", p->expected);
-	if (p->has & XPROB_HAS_OBSERVED)
-		xw_attr_u64(x, "observed", p->observed);
-	xa_finding_render(fd, msg, sizeof(msg));
-	if (!x->failed) {
-		/* Messages are ASCII today; escaping keeps that true when names join them. */
-		char *safe = xa_report_xml_escape(msg, strlen(msg));
-
-		if (!safe)
-			x->failed = true;
-		else
-			xw_check(x, xmlTextWriterWriteString(x->w, xc(safe)));
-		free(safe);
-	}
-	xw_end(x);
-}
-
-static void write_findings(struct xw *x, const struct xa_findings *f)
+static void write_findings(struct xa_xw *x, const struct xa_findings *f)
 {
 	size_t n = f->items ? f->count : 0;
 
-	xw_start(x, "findings");
-	xw_attr_u64(x, "count", n);
-	xw_attr_u64(x, "errors", f->by_severity[XSEV_ERROR]);
-	xw_attr_u64(x, "warnings", f->by_severity[XSEV_WARNING]);
-	xw_attr_u64(x, "infos", f->by_severity[XSEV_INFO]);
-	xw_attr_u64(x, "dropped", f->dropped);
+	xa_xw_start(x, "findings");
+	xa_xw_attr_u64(x, "count", n);
+	xa_xw_attr_u64(x, "errors", f->by_severity[XSEV_ERROR]);
+	xa_xw_attr_u64(x, "warnings", f->by_severity[XSEV_WARNING]);
+	xa_xw_attr_u64(x, "infos", f->by_severity[XSEV_INFO]);
+	xa_xw_attr_u64(x, "dropped", f->dropped);
 	for (size_t i = 0; i < n && !x->failed; i++)
-		write_finding(x, &f->items[i]);
-	xw_end(x);
+		xa_xw_finding(x, &f->items[i], NULL);
+	xa_xw_end(x);
 }
 
-static void write_summary(struct xw *x, const struct xa_ctx *ctx)
+static void write_summary(struct xa_xw *x, const struct xa_ctx *ctx)
 {
 	/* Infos (a dirty log) are worth knowing but do not make an image unclean. */
 	bool clean = xa_findings_count(&ctx->findings, XSEV_WARNING) == 0;
 
-	xw_start(x, "summary");
-	xw_attr(x, "verdict", clean ? "clean" : "problems");
-	xw_end(x);
+	xa_xw_start(x, "summary");
+	xa_xw_attr(x, "verdict", clean ? "clean" : "problems");
+	xa_xw_end(x);
 }
 
 /* Build the whole document into buf. */
 static int build_document(const struct xa_ctx *ctx, xmlBufferPtr buf)
 {
-	struct xw x = { .w = xmlNewTextWriterMemory(buf, 0), .failed = false };
+	struct xa_xw x = { .w = xmlNewTextWriterMemory(buf, 0), .failed = false };
 
 	if (!x.w)
 		return XERR_NOMEM;
-	xw_check(&x, xmlTextWriterSetIndent(x.w, 1));
-	xw_check(&x, xmlTextWriterSetIndentString(x.w, xc("  ")));
+	xa_xw_check(&x, xmlTextWriterSetIndent(x.w, 1));
+	xa_xw_check(&x, xmlTextWriterSetIndentString(x.w, xa_xc("  ")));
 	if (!x.failed)
-		xw_check(&x, xmlTextWriterStartDocument(x.w, "1.0", "UTF-8", NULL));
-	xw_start(&x, "xfsrecon-report");
-	xw_attr(&x, "version", "1");
+		xa_xw_check(&x, xmlTextWriterStartDocument(x.w, "1.0", "UTF-8", NULL));
+	xa_xw_start(&x, "xfsrecon-report");
+	xa_xw_attr(&x, "version", "1");
 	write_tool(&x);
 	write_input(&x, ctx);
 	write_geometry(&x, ctx);
@@ -537,87 +400,14 @@ static int build_document(const struct xa_ctx *ctx, xmlBufferPtr buf)
 	write_ags(&x, ctx);
 	write_findings(&x, &ctx->findings);
 	write_summary(&x, ctx);
-	xw_end(&x);
+	xa_xw_end(&x);
 	if (!x.failed)
-		xw_check(&x, xmlTextWriterEndDocument(x.w));
+		xa_xw_check(&x, xmlTextWriterEndDocument(x.w));
 	if (!x.failed)
-		xw_check(&x, xmlTextWriterFlush(x.w));
+		xa_xw_check(&x, xmlTextWriterFlush(x.w));
 	xmlFreeTextWriter(x.w);
 	/* The writer targets memory, so its only way to fail is allocation. */
 	return x.failed ? XERR_NOMEM : 0;
-}
-
-/* ------------------------------------------------------------ output file */
-
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	if (a->st_dev == b->st_dev && a->st_ino == b->st_ino)
-		return true;
-	/* Two device nodes for one block device are the same evidence. */
-	return S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode) && a->st_rdev == b->st_rdev;
-}
-
-static int write_all(int fd, const uint8_t *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int write_out(const struct xa_ctx *ctx, const char *path, const uint8_t *data,
-		     size_t len, char *err, size_t errlen)
-{
-	struct stat img_st, out_st;
-	bool have_img = ctx->image_path && stat(ctx->image_path, &img_st) == 0;
-	int fd, rc = 0;
-
-	if (!strcmp(path, "-")) {
-		if (write_all(STDOUT_FILENO, data, len)) {
-			snprintf(err, errlen, "writing the XML report to standard output: %s",
-				 strerror(errno));
-			return XERR_IO;
-		}
-		return 0;
-	}
-	/* Refuse before opening: not even an open for writing touches the evidence. */
-	if (have_img && stat(path, &out_st) == 0 && same_file(&img_st, &out_st)) {
-		snprintf(err, errlen, "%s: refusing to write the XML report over the image", path);
-		return XERR_USAGE;
-	}
-	/* No O_TRUNC: truncate only once fstat proves it is not the image. */
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create the XML report: %s", path, strerror(errno));
-		return XERR_IO;
-	}
-	if (fstat(fd, &out_st) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
-		return XERR_IO;
-	}
-	if (have_img && same_file(&img_st, &out_st)) {
-		snprintf(err, errlen, "%s: refusing to write the XML report over the image", path);
-		close(fd);
-		return XERR_USAGE;
-	}
-	if ((S_ISREG(out_st.st_mode) && ftruncate(fd, 0) != 0) || write_all(fd, data, len)) {
-		snprintf(err, errlen, "%s: writing the XML report: %s", path, strerror(errno));
-		rc = XERR_IO;
-	}
-	if (close(fd) != 0 && !rc) {
-		snprintf(err, errlen, "%s: writing the XML report: %s", path, strerror(errno));
-		rc = XERR_IO;
-	}
-	return rc;
 }
 
 int xa_report_xml_write(const struct xa_ctx *ctx, const char *path, char *err,
@@ -644,7 +434,7 @@ int xa_report_xml_write(const struct xa_ctx *ctx, const char *path, char *err,
 	if (rc)
 		snprintf(err, errlen, "out of memory building the XML report");
 	else
-		rc = write_out(ctx, path, xmlBufferContent(buf),
+		rc = xa_xml_save(ctx->image_path, path, xmlBufferContent(buf),
 			       (size_t)xmlBufferLength(buf), err, errlen);
 	xmlBufferFree(buf);
 	return rc;

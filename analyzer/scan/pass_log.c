@@ -7,7 +7,7 @@
  * and calls the log clean when that record is an unmount record ending
  * exactly at the head (xfs-ondisk.md 10.3).  A dirty log is an info finding;
  * replaying it is a later pass.
- * Leaves: ctx->log_checked, ctx->log_dirty.
+ * Leaves: ctx->log_checked, ctx->log_dirty, ctx->log_last_lsn.
  */
 #include <stdint.h>
 
@@ -98,6 +98,8 @@ int xa_pass_log(struct xa_ctx *ctx)
 	if (rec != UINT64_MAX) {
 		uint64_t hblks = xfmt_log_rec_hdr_blocks(&r);
 		uint64_t after = (rec + hblks + ((uint64_t)r.len + XFS_BB_SIZE - 1) / XFS_BB_SIZE) % lp.nbb;
+
+		ctx->log_last_lsn = r.lsn;
 
 		if (after == head && r.num_logops == 1 && r.len > 0 &&
 		    xa_read(ctx, lp.start + (((rec + hblks) % lp.nbb) << XFS_BB_SHIFT), XFS_BB_SIZE,

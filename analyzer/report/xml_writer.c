@@ -1,0 +1,228 @@
+/*
+ * xml_writer.c - shared XML writing helpers (see xml_writer.h).
+ */
+#include "analyzer/report/xml_writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "analyzer/errors.h"
+#include "analyzer/findings/findings.h"
+#include "analyzer/report/report_xml.h"
+
+
+/* libxml2 speaks unsigned char; its BAD_CAST would also drop const. */
+const xmlChar *xa_xc(const char *s)
+{
+	return (const xmlChar *)s;
+}
+
+
+void xa_xw_check(struct xa_xw *x, int rc)
+{
+	if (rc < 0)
+		x->failed = true;
+}
+
+void xa_xw_start(struct xa_xw *x, const char *name)
+{
+	if (!x->failed)
+		xa_xw_check(x, xmlTextWriterStartElement(x->w, xa_xc(name)));
+}
+
+void xa_xw_end(struct xa_xw *x)
+{
+	if (!x->failed)
+		xa_xw_check(x, xmlTextWriterEndElement(x->w));
+}
+
+/* s must already be valid UTF-8 (a literal, a number, or escaped bytes). */
+void xa_xw_attr(struct xa_xw *x, const char *name, const char *s)
+{
+	if (!x->failed)
+		xa_xw_check(x, xmlTextWriterWriteAttribute(x->w, xa_xc(name), xa_xc(s)));
+}
+
+/* An attribute holding hostile bytes: escaped to safe UTF-8 first. */
+void xa_xw_attr_bytes(struct xa_xw *x, const char *name, const void *bytes, size_t len)
+{
+	char *s;
+
+	if (x->failed)
+		return;
+	s = xa_report_xml_escape(bytes, len);
+	if (!s) {
+		x->failed = true;
+		return;
+	}
+	xa_xw_attr(x, name, s);
+	free(s);
+}
+
+void xa_xw_attr_u64(struct xa_xw *x, const char *name, uint64_t v)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%" PRIu64, v);
+	xa_xw_attr(x, name, num);
+}
+
+void xa_xw_attr_hex32(struct xa_xw *x, const char *name, uint32_t v)
+{
+	char num[16];
+
+	snprintf(num, sizeof(num), "0x%" PRIx32, v);
+	xa_xw_attr(x, name, num);
+}
+
+void xa_xw_attr_bool(struct xa_xw *x, const char *name, bool v)
+{
+	xa_xw_attr(x, name, v ? "true" : "false");
+}
+
+void xa_xw_attr_uuid(struct xa_xw *x, const char *name, const uint8_t u[16])
+{
+	char s[40];
+
+	snprintf(s, sizeof(s),
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9], u[10],
+		 u[11], u[12], u[13], u[14], u[15]);
+	xa_xw_attr(x, name, s);
+}
+
+void xa_xw_attr_sha256(struct xa_xw *x, const char *name, const uint8_t h[32])
+{
+	char hex[65];
+
+	for (unsigned i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", h[i]);
+	xa_xw_attr(x, name, hex);
+}
+
+void xa_xw_finding(struct xa_xw *x, const struct xa_finding *fd, const char *id_attr)
+{
+	const struct xprob *p = &fd->p;
+	const char *id = xprob_id(p->code);
+	char code[16], msg[XA_XML_MSG_MAX];
+
+	snprintf(code, sizeof(code), "0x%04X", (unsigned)p->code);
+	xa_xw_start(x, "finding");
+	if (id_attr)
+		xa_xw_attr(x, "ref", id_attr);
+	xa_xw_attr(x, "code", code);
+	/* A code missing from the table is a bug, but the report still says so. */
+	xa_xw_attr(x, "id", id ? id : "unknown");
+	xa_xw_attr(x, "severity", xprob_severity_name(xprob_severity_of(p->code)));
+	xa_xw_attr(x, "fix", xprob_fix_name(xprob_fix_of(p->code)));
+	if (fd->what && fd->what[0])
+		xa_xw_attr_bytes(x, "structure", fd->what, strlen(fd->what));
+	if (p->has & XPROB_HAS_AG)
+		xa_xw_attr_u64(x, "ag", p->agno);
+	if (p->has & XPROB_HAS_AGBNO)
+		xa_xw_attr_u64(x, "agbno", p->agbno);
+	if (p->has & XPROB_HAS_INO)
+		xa_xw_attr_u64(x, "ino", p->ino);
+	if (p->has & XPROB_HAS_BYTE)
+		xa_xw_attr_u64(x, "byte", p->byte);
+	if (p->has & XPROB_HAS_OFF)
+		xa_xw_attr_u64(x, "offset", p->off);
+	if (p->field)
+		xa_xw_attr_bytes(x, "field", p->field, strlen(p->field));
+	if (p->has & XPROB_HAS_EXPECTED)
+		xa_xw_attr_u64(x, "expected", p->expected);
+	if (p->has & XPROB_HAS_OBSERVED)
+		xa_xw_attr_u64(x, "observed", p->observed);
+	xa_finding_render(fd, msg, sizeof(msg));
+	if (!x->failed) {
+		/* Messages are ASCII today; escaping keeps that true when names join them. */
+		char *safe = xa_report_xml_escape(msg, strlen(msg));
+
+		if (!safe)
+			x->failed = true;
+		else
+			xa_xw_check(x, xmlTextWriterWriteString(x->w, xa_xc(safe)));
+		free(safe);
+	}
+	xa_xw_end(x);
+}
+
+/* ------------------------------------------------------------ output file */
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	if (a->st_dev == b->st_dev && a->st_ino == b->st_ino)
+		return true;
+	/* Two device nodes for one block device are the same evidence. */
+	return S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode) && a->st_rdev == b->st_rdev;
+}
+
+static int write_all(int fd, const uint8_t *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int xa_xml_save(const char *image_path, const char *path, const uint8_t *data,
+		     size_t len, char *err, size_t errlen)
+{
+	struct stat img_st, out_st;
+	bool have_img = image_path && stat(image_path, &img_st) == 0;
+	int fd, rc = 0;
+
+	if (!strcmp(path, "-")) {
+		if (write_all(STDOUT_FILENO, data, len)) {
+			snprintf(err, errlen, "writing the report to standard output: %s",
+				 strerror(errno));
+			return XERR_IO;
+		}
+		return 0;
+	}
+	/* Refuse before opening: not even an open for writing touches the evidence. */
+	if (have_img && stat(path, &out_st) == 0 && same_file(&img_st, &out_st)) {
+		snprintf(err, errlen, "%s: refusing to write the report over the image", path);
+		return XERR_USAGE;
+	}
+	/* No O_TRUNC: truncate only once fstat proves it is not the image. */
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: cannot create the report: %s", path, strerror(errno));
+		return XERR_IO;
+	}
+	if (fstat(fd, &out_st) != 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return XERR_IO;
+	}
+	if (have_img && same_file(&img_st, &out_st)) {
+		snprintf(err, errlen, "%s: refusing to write the report over the image", path);
+		close(fd);
+		return XERR_USAGE;
+	}
+	if ((S_ISREG(out_st.st_mode) && ftruncate(fd, 0) != 0) || write_all(fd, data, len)) {
+		snprintf(err, errlen, "%s: writing the report: %s", path, strerror(errno));
+		rc = XERR_IO;
+	}
+	if (close(fd) != 0 && !rc) {
+		snprintf(err, errlen, "%s: writing the report: %s", path, strerror(errno));
+		rc = XERR_IO;
+	}
+	return rc;
+}
+

@@ -1,0 +1,48 @@
+/*
+ * dinode_enc.h - writing inode cores: the few edits a repair makes to an
+ * inode that stays, a free inode as the kernel leaves one, and the v3 seal.
+ *
+ * Edits work on the raw inode bytes in place (the rest of the core and the
+ * forks are kept exactly as they were); the caller seals the inode last.
+ */
+#ifndef XFMT_DINODE_ENC_H
+#define XFMT_DINODE_ENC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "formats/dinode.h"
+#include "formats/geom.h"
+
+/*
+ * Fill buf (g->inodesize bytes) with a free inode: magic, the version the
+ * filesystem uses (3 on v5, else 2), mode 0, extent-format forks with no
+ * extents, no attr fork, next_unlinked NULLAGINO, generation gen; on v5
+ * also di_ino, the metadata uuid, lsn and the CRC.  Everything else zero.
+ */
+void xfmt_dinode_free_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino, uint32_t gen,
+			     uint64_t lsn);
+
+/* Field edits (decoded layout d tells NREXT64 from classic counters). */
+void xfmt_dinode_put_nlink(uint8_t *buf, uint32_t nlink);
+void xfmt_dinode_put_size(uint8_t *buf, uint64_t size);
+void xfmt_dinode_put_nblocks(uint8_t *buf, uint64_t nblocks);
+void xfmt_dinode_put_nextents(uint8_t *buf, const struct xfmt_dinode *d, uint64_t n);
+void xfmt_dinode_put_anextents(uint8_t *buf, const struct xfmt_dinode *d, uint32_t n);
+void xfmt_dinode_put_next_unlinked(uint8_t *buf, uint32_t agino);
+void xfmt_dinode_put_format(uint8_t *buf, uint8_t format);
+
+/*
+ * Empty the attr fork: aformat EXTENTS, no attr extents, its bytes zeroed
+ * (forkoff is kept).  The caller releases its blocks.
+ */
+void xfmt_dinode_drop_attr_fork(uint8_t *buf, const struct xfmt_geom *g,
+				const struct xfmt_dinode *d);
+
+/*
+ * Seal a v3 inode (no-op on v4): di_ino, di_uuid (g->meta_uuid), di_lsn and
+ * the CRC.  Call after every edit.
+ */
+void xfmt_dinode_seal(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino, uint64_t lsn);
+
+#endif /* XFMT_DINODE_ENC_H */

@@ -1,0 +1,336 @@
+/*
+ * repair.c - the repair planner's driver (see repair.h).
+ *
+ * Order of the phases, and why:
+ *   1. inodes: which inodes are cleared or mended decides which blocks stay
+ *      owned and which inodes stay allocated;
+ *   2. AGs: every AG whose headers, trees or counters are damaged, or whose
+ *      ownership changed in phase 1, gets new free-space, inode, rmap and
+ *      refcount trees, AGFL, AGF and AGI from what stays owned;
+ *   3. superblocks: counters summed from the AGs, copies from the primary;
+ *   4. the log: a dirty log is refused unless the user discards it.
+ * Every finding an action covers is answered by it; error findings left
+ * unanswered make the plan incomplete (exit 4), which the CLI reports.
+ */
+#include "reconstruct/repair.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/check/ownership.h"
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "formats/btrec.h"
+#include "formats/geom.h"
+#include "reconstruct/plan.h"
+#include "reconstruct/repair_int.h"
+
+int rp_answer(struct xr_rp *rp, int action, size_t fi)
+{
+	int rc = xr_plan_answer(rp->plan, action, fi);
+
+	if (!rc && fi < rp->ctx->findings.count)
+		rp->answered[fi] = true;
+	return rc;
+}
+
+void rp_need_rebuild(struct xr_rp *rp, uint32_t agno)
+{
+	if (agno < rp->ctx->nags)
+		rp->ags[agno].rebuild = true;
+}
+
+bool rp_record_dropped(const struct xr_rp *rp, uint64_t owner, uint32_t flags)
+{
+	if (xa_owner_is_special(owner))
+		return false;
+	if (xa_u64set_has(&rp->cleared, owner))
+		return true;
+	return (flags & XA_OWN_ATTR) && xa_u64set_has(&rp->attr_dropped, owner);
+}
+
+/* ------------------------------------------------------------------ */
+/* Which findings an AG rebuild answers. */
+
+static bool is_ag_finding(const struct xa_finding *f)
+{
+	unsigned fam = rp_family(f->p.code);
+
+	if (!(f->p.has & XPROB_HAS_AG))
+		return false;
+	switch (fam) {
+	case FAM_AGF:
+	case FAM_AGI:
+	case FAM_AGFL:
+	case FAM_ICHUNK:
+	case FAM_OWN:
+		return true;
+	case FAM_BTREE:
+		/* bmbt blocks belong to an inode: the inode phase answers them */
+		return !(f->p.has & XPROB_HAS_INO);
+	case FAM_COUNTER:
+		return f->p.code != XP_cntSbCounter;
+	case FAM_INODE:
+		/* the inobt's view of an inode: rebuilt from the inode cores */
+		return f->p.code == XP_inoFreeButInUse || f->p.code == XP_inoUsedButFree;
+	default:
+		return false;
+	}
+}
+
+/* Why AG agno's kept ownership cannot be trusted for a rebuild, or NULL. */
+static const char *ag_blocked(struct xr_rp *rp, uint32_t agno)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xa_ag *ag = &ctx->ags[agno];
+
+	if (!xa_own_forward(ctx, agno, NULL))
+		return "no ownership was collected";
+	if (!ag->agi_ok || !ag->bt[XA_BT_INO].walked)
+		return "the inode btree could not be read, so its inode chunks are unknown";
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xa_finding *f = &ctx->findings.items[i];
+
+		if (rp_family(f->p.code) == FAM_ICHUNK && (f->p.has & XPROB_HAS_AG) &&
+		    f->p.agno == agno)
+			return "inode chunk records are damaged";
+	}
+	return NULL;
+}
+
+/* The kept records of AG agno: forward ownership without the structures
+ * the rebuild replaces and without what the inode phase released. */
+static int ag_kept(struct xr_rp *rp, uint32_t agno, struct xa_ownlist *out)
+{
+	const struct xa_ownlist *fwd = xa_own_forward(rp->ctx, agno, NULL);
+
+	for (size_t i = 0; fwd && i < fwd->n; i++) {
+		const struct xa_ownrec *r = &fwd->recs[i];
+		int rc;
+
+		if (r->owner == XFS_RMAP_OWN_AG || r->owner == XFS_RMAP_OWN_INOBT ||
+		    r->owner == XFS_RMAP_OWN_REFC)
+			continue;
+		if (rp_record_dropped(rp, r->owner, r->flags))
+			continue;
+		rc = xa_ownlist_add(out, r->agbno, r->len, r->owner, r->offset, r->flags);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* The AG's inode chunks with free masks from the repaired inode cores: an
+ * inode is in use when the check found it in use and the plan keeps it. */
+static int ag_chunks(struct xr_rp *rp, uint32_t agno, struct xa_ichunk **out, size_t *n)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xa_ag *ag = &ctx->ags[agno];
+	struct xa_ichunk *c;
+
+	*out = NULL;
+	*n = 0;
+	if (!ag->nchunks)
+		return 0;
+	c = calloc(ag->nchunks, sizeof(*c));
+	if (!c)
+		return XERR_NOMEM;
+	for (size_t i = 0; i < ag->nchunks; i++) {
+		c[i] = ag->chunks[i];
+		c[i].free = 0;
+		c[i].freecount = 0;
+		for (unsigned k = 0; k < 64; k++) {
+			uint64_t ino = xfmt_geom_ino(&ctx->geom, agno, c[i].startino + k);
+			bool used;
+
+			if ((c[i].holemask >> (k / 4)) & 1) {
+				c[i].free |= 1ull << k;  /* holes are recorded free */
+				continue;
+			}
+			used = xa_irec_find(ctx, ino) && !xa_u64set_has(&rp->cleared, ino);
+			if (!used) {
+				c[i].free |= 1ull << k;
+				c[i].freecount++;
+			}
+		}
+	}
+	*out = c;
+	*n = ag->nchunks;
+	return 0;
+}
+
+static int plan_ag(struct xr_rp *rp, uint32_t agno)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	struct rp_ag *ra = &rp->ags[agno];
+	struct xa_ownlist kept = { 0 };
+	struct xa_ichunk *chunks = NULL;
+	struct xr_ag_input in;
+	size_t nchunks = 0;
+	int rc;
+
+	ra->blocked = ag_blocked(rp, agno);
+	if (ra->blocked) {
+		rp->sum->ags_blocked++;
+		return 0;
+	}
+	rc = ag_kept(rp, agno, &kept);
+	if (!rc)
+		rc = ag_chunks(rp, agno, &chunks, &nchunks);
+	if (rc)
+		goto out;
+	rc = xr_plan_action(rp->plan, "rebuild-ag", agno, 0,
+			    "AG %" PRIu32 ": free-space, inode%s%s btrees, AGFL, AGF and AGI rebuilt "
+			    "from %zu owned extents and %zu inode chunks", agno,
+			    xfmt_geom_has_rmapbt(&ctx->geom) ? ", rmap" : "",
+			    xfmt_geom_has_reflink(&ctx->geom) ? ", refcount" : "", kept.n, nchunks);
+	if (rc < 0)
+		goto out;
+	ra->action = rc;
+	in.agno = agno;
+	in.kept = &kept;
+	in.chunks = chunks;
+	in.nchunks = nchunks;
+	rc = xr_ag_rebuild(&rp->env, &in, ra->action, &ra->res);
+	if (rc == XERR_UNSUPPORTED) {
+		ra->blocked = "the rebuild found the owned extents inconsistent";
+		rp->sum->ags_blocked++;
+		rc = 0;
+		goto out;
+	}
+	if (rc)
+		goto out;
+	ra->have_res = true;
+	rp->sum->ags_rebuilt++;
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xa_finding *f = &ctx->findings.items[i];
+
+		if (is_ag_finding(f) && f->p.agno == agno) {
+			rc = rp_answer(rp, ra->action, i);
+			if (rc)
+				goto out;
+		}
+	}
+out:
+	xa_ownlist_release(&kept);
+	free(chunks);
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Superblocks and log. */
+
+static int plan_superblocks(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	bool need = false;
+
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		unsigned fam = rp_family(ctx->findings.items[i].p.code);
+
+		if (fam == FAM_SB || fam == FAM_SBCOPY || ctx->findings.items[i].p.code == XP_cntSbCounter)
+			need = true;
+	}
+	for (uint32_t a = 0; a < ctx->nags; a++)
+		if (rp->ags[a].have_res)
+			need = true;
+	if (!need)
+		return 0;
+	/* Superblock writer: not yet part of the plan. */
+	return 0;
+}
+
+static int plan_log(struct xr_rp *rp)
+{
+	(void)rp;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr_plan *plan,
+		   struct xr_repair_summary *sum, char *err, size_t errlen)
+{
+	struct xr_rp rp;
+	int rc = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	memset(&rp, 0, sizeof(rp));
+	if (ctx->geom_source == XA_GEOM_NONE) {
+		snprintf(err, errlen, "no usable superblock: the geometry is unknown");
+		return XERR_NOTXFS;
+	}
+	xa_findings_sort(&ctx->findings);
+	rp.ctx = ctx;
+	rp.plan = plan;
+	rp.o = o;
+	rp.sum = sum;
+	rp.env.ctx = ctx;
+	rp.env.plan = plan;
+	rp.env.g = &ctx->geom;
+	rp.env.sb = &ctx->sb;
+	rp.env.v5 = ctx->geom.v5;
+	rp.env.lsn = ctx->log_last_lsn;
+	rp.ags = calloc(ctx->nags ? ctx->nags : 1, sizeof(*rp.ags));
+	rp.answered = calloc(ctx->findings.count ? ctx->findings.count : 1, sizeof(*rp.answered));
+	if (!rp.ags || !rp.answered) {
+		rc = XERR_NOMEM;
+		goto out;
+	}
+	for (uint32_t a = 0; a < ctx->nags; a++)
+		rp.ags[a].action = -1;
+
+	sum->dirty_log = ctx->log_dirty;
+	if (ctx->log_dirty && !o->zero_log) {
+		sum->refused = true;
+		goto count;
+	}
+
+	rc = rp_plan_inodes(&rp);
+	if (rc)
+		goto out;
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xa_finding *f = &ctx->findings.items[i];
+
+		if (is_ag_finding(f))
+			rp_need_rebuild(&rp, f->p.agno);
+	}
+	for (uint32_t a = 0; a < ctx->nags; a++) {
+		if (!rp.ags[a].rebuild)
+			continue;
+		if (ctx->opts.progress)
+			ctx->opts.progress(ctx->opts.progress_arg, "rebuild", a, ctx->nags);
+		rc = plan_ag(&rp, a);
+		if (rc)
+			goto out;
+	}
+	rc = plan_superblocks(&rp);
+	if (!rc)
+		rc = plan_log(&rp);
+	if (!rc)
+		rc = xr_plan_finish(plan, ctx);
+	if (rc)
+		goto out;
+count:
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		if (ctx->findings.items[i].p.code == XP_imageDirtyLog ||
+		    xprob_severity_of(ctx->findings.items[i].p.code) != XSEV_ERROR)
+			continue;
+		sum->errors++;
+		if (rp.answered[i])
+			sum->answered++;
+	}
+	/* Findings past the store's bound are errors no action can name. */
+	sum->errors += ctx->findings.dropped;
+out:
+	if (rc && err[0] == '\0')
+		snprintf(err, errlen, "%s", xerr_str(rc));
+	xa_u64set_release(&rp.cleared);
+	xa_u64set_release(&rp.attr_dropped);
+	xa_u64set_release(&rp.ino_indexed);
+	free(rp.ags);
+	free(rp.answered);
+	return rc;
+}

@@ -1,0 +1,293 @@
+/*
+ * repair_inodes.c - the planner's inode phase: which inodes are cleared,
+ * which are mended in place, and what that releases.
+ *
+ * An inode is mended when every error the check found in it is one a field
+ * edit answers: a CRC, its own number or uuid (the seal rewrites them), its
+ * block count (recomputed from what it owns), its unlinked pointer, its link
+ * count (the count of names the namespace check found), or a damaged
+ * attribute fork (emptied: the file's data is worth more than a damaged
+ * xattr).  Any other error - a bad magic, mode, format or fork map, a
+ * damaged symlink - clears it, as xfs_repair does: a free inode as the
+ * kernel leaves one, its blocks released to the AG rebuild.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/check/ownership.h"
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "analyzer/model/file.h"
+#include "formats/dinode_enc.h"
+#include "reconstruct/plan.h"
+#include "reconstruct/repair_int.h"
+
+struct ino_fi {
+	uint64_t ino;
+	size_t   fi;
+};
+
+static int cmp_ino_fi(const void *x, const void *y)
+{
+	const struct ino_fi *a = x, *b = y;
+
+	if (a->ino != b->ino)
+		return a->ino < b->ino ? -1 : 1;
+	return a->fi < b->fi ? -1 : a->fi > b->fi;
+}
+
+/* Findings the inode phase owns (by the inode they name). */
+static bool inode_finding(const struct xa_finding *f)
+{
+	unsigned fam = rp_family(f->p.code);
+
+	if (!(f->p.has & XPROB_HAS_INO))
+		return false;
+	switch (fam) {
+	case FAM_INODE:
+		return f->p.code != XP_inoFreeButInUse && f->p.code != XP_inoUsedButFree;
+	case FAM_ATTR:
+	case FAM_SYMLINK:
+	case FAM_BMAP:
+	case FAM_BTREE:
+		return true;
+	case FAM_NS:
+		return f->p.code == XP_nsBadLinkCount || f->p.code == XP_nsUnlinkedOpen;
+	default:
+		return false;
+	}
+}
+
+/* What one inode's findings call for. */
+struct verdict {
+	bool     clear;
+	bool     drop_attr;
+	bool     set_nblocks;
+	uint64_t nblocks;
+	bool     set_nlink;
+	uint32_t nlink;
+	bool     null_unlinked;
+	bool     reseal;
+};
+
+static void judge(const struct xa_finding *f, struct verdict *v)
+{
+	unsigned fam = rp_family(f->p.code);
+
+	if (xprob_severity_of(f->p.code) != XSEV_ERROR)
+		return;  /* warnings alone change nothing */
+	switch (f->p.code) {
+	case XP_inoBadCrc:
+	case XP_inoBadInumber:
+	case XP_inoBadUuid:
+		v->reseal = true;
+		return;
+	case XP_inoBadNblocks:
+		if (f->p.has & XPROB_HAS_EXPECTED) {
+			v->set_nblocks = true;
+			v->nblocks = f->p.expected;
+			return;
+		}
+		break;
+	case XP_inoBadNextUnlinked:
+		v->null_unlinked = true;
+		return;
+	case XP_nsBadLinkCount:
+		if ((f->p.has & XPROB_HAS_EXPECTED) && f->p.expected <= UINT32_MAX &&
+		    f->p.expected > 0) {
+			v->set_nlink = true;
+			v->nlink = (uint32_t)f->p.expected;
+			return;
+		}
+		break;
+	default:
+		if (fam == FAM_ATTR) {
+			v->drop_attr = true;
+			return;
+		}
+		break;
+	}
+	v->clear = true;
+}
+
+/* Blocks ino owns in its attr fork (extents and attr bmbt blocks). */
+static uint64_t attr_blocks(struct xa_ctx *ctx, uint64_t ino)
+{
+	uint64_t n = 0;
+
+	for (uint32_t a = 0; a < ctx->nags; a++) {
+		const struct xa_ownlist *l = xa_own_forward(ctx, a, NULL);
+
+		for (size_t i = 0; l && i < l->n; i++)
+			if (l->recs[i].owner == ino && (l->recs[i].flags & XA_OWN_ATTR))
+				n += l->recs[i].len;
+	}
+	return n;
+}
+
+static int write_inode(struct xr_rp *rp, int action, uint64_t ino, const uint8_t *buf)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	uint32_t agno = xfmt_geom_ino_agno(g, ino);
+	uint64_t byte = xfmt_geom_ino_byte(g, ino);
+
+	return xr_plan_write(rp->plan, action, "inode", agno,
+			     (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >> g->blocklog), ino, byte,
+			     buf, g->inodesize);
+}
+
+static int clear_inode(struct xr_rp *rp, uint64_t ino, const struct ino_fi *grp, size_t n)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	uint8_t *buf = malloc(g->inodesize);
+	struct xfmt_dinode d;
+	uint32_t gen = 0;
+	int action, rc;
+
+	if (!buf)
+		return XERR_NOMEM;
+	rc = xr_plan_read(rp->plan, rp->ctx, xfmt_geom_ino_byte(g, ino), buf, g->inodesize);
+	if (!rc && xfmt_dinode_decode(buf, g->inodesize, g, &d) == 0 && d.magic == XFS_DINODE_MAGIC)
+		gen = d.gen;
+	action = xr_plan_action(rp->plan, "clear-inode", xfmt_geom_ino_agno(g, ino), ino,
+				"inode %" PRIu64 " cleared (%zu findings), its blocks released", ino, n);
+	rc = action < 0 ? action : 0;
+	if (!rc) {
+		xfmt_dinode_free_encode(buf, g, ino, gen + 1, rp->env.lsn);
+		rc = write_inode(rp, action, ino, buf);
+	}
+	if (!rc && xa_u64set_add(&rp->cleared, ino) < 0)
+		rc = XERR_NOMEM;
+	for (size_t i = 0; !rc && i < n; i++)
+		rc = rp_answer(rp, action, grp[i].fi);
+	if (!rc) {
+		rp_need_rebuild(rp, xfmt_geom_ino_agno(g, ino));
+		rp->sum->inodes_cleared++;
+	}
+	free(buf);
+	return rc;
+}
+
+static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
+		      const struct ino_fi *grp, size_t n)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	uint8_t *buf = malloc(g->inodesize);
+	struct xfmt_dinode d;
+	int action = -1, rc;
+
+	if (!buf)
+		return XERR_NOMEM;
+	rc = xr_plan_read(rp->plan, ctx, xfmt_geom_ino_byte(g, ino), buf, g->inodesize);
+	if (rc)
+		goto out;
+	if (xfmt_dinode_decode(buf, g->inodesize, g, &d) != 0 || d.magic != XFS_DINODE_MAGIC) {
+		/* not an inode after all: nothing to mend, clear it */
+		free(buf);
+		return clear_inode(rp, ino, grp, n);
+	}
+	action = xr_plan_action(rp->plan, "fix-inode", xfmt_geom_ino_agno(g, ino), ino,
+				"inode %" PRIu64 ":%s%s%s%s%s", ino,
+				v->drop_attr ? " damaged attribute fork emptied;" : "",
+				v->set_nblocks ? " block count recomputed;" : "",
+				v->set_nlink ? " link count set to its names;" : "",
+				v->null_unlinked ? " unlinked pointer cleared;" : "",
+				v->reseal ? " checksum and identity rewritten" : "");
+	if (action < 0) {
+		rc = action;
+		goto out;
+	}
+	if (v->drop_attr) {
+		uint64_t nb = v->set_nblocks ? v->nblocks : d.nblocks;
+		uint64_t ab = attr_blocks(ctx, ino);
+
+		xfmt_dinode_drop_attr_fork(buf, g, &d);
+		xfmt_dinode_put_nblocks(buf, nb > ab ? nb - ab : 0);
+		if (xa_u64set_add(&rp->attr_dropped, ino) < 0) {
+			rc = XERR_NOMEM;
+			goto out;
+		}
+	} else if (v->set_nblocks) {
+		xfmt_dinode_put_nblocks(buf, v->nblocks);
+	}
+	if (v->set_nlink)
+		xfmt_dinode_put_nlink(buf, v->nlink);
+	if (v->null_unlinked)
+		xfmt_dinode_put_next_unlinked(buf, 0xFFFFFFFFu);
+	xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
+	rc = write_inode(rp, action, ino, buf);
+	for (size_t i = 0; !rc && i < n; i++)
+		if (xprob_severity_of(ctx->findings.items[grp[i].fi].p.code) == XSEV_ERROR)
+			rc = rp_answer(rp, action, grp[i].fi);
+	if (!rc)
+		rp->sum->inodes_fixed++;
+out:
+	free(buf);
+	return rc;
+}
+
+/* Every AG holding a record the plan released must be rebuilt. */
+static void mark_released(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+
+	if (!rp->cleared.used && !rp->attr_dropped.used)
+		return;
+	for (uint32_t a = 0; a < ctx->nags; a++) {
+		const struct xa_ownlist *l = xa_own_forward(ctx, a, NULL);
+
+		for (size_t i = 0; l && i < l->n; i++) {
+			if (rp_record_dropped(rp, l->recs[i].owner, l->recs[i].flags)) {
+				rp_need_rebuild(rp, a);
+				break;
+			}
+		}
+	}
+}
+
+int rp_plan_inodes(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	struct ino_fi *v = NULL;
+	size_t n = 0;
+	int rc = 0;
+
+	for (size_t i = 0; i < ctx->findings.count; i++)
+		if (inode_finding(&ctx->findings.items[i]))
+			n++;
+	if (!n)
+		return 0;
+	v = calloc(n, sizeof(*v));
+	if (!v)
+		return XERR_NOMEM;
+	n = 0;
+	for (size_t i = 0; i < ctx->findings.count; i++)
+		if (inode_finding(&ctx->findings.items[i])) {
+			v[n].ino = ctx->findings.items[i].p.ino;
+			v[n].fi = i;
+			n++;
+		}
+	qsort(v, n, sizeof(*v), cmp_ino_fi);
+	for (size_t i = 0; i < n && !rc;) {
+		size_t j = i;
+		struct verdict vd;
+
+		memset(&vd, 0, sizeof(vd));
+		while (j < n && v[j].ino == v[i].ino)
+			judge(&ctx->findings.items[v[j++].fi], &vd);
+		if (!xfmt_geom_ino_valid(&ctx->geom, v[i].ino))
+			;  /* a number no inode has: nothing to write */
+		else if (vd.clear)
+			rc = clear_inode(rp, v[i].ino, v + i, j - i);
+		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
+			 vd.reseal)
+			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
+		i = j;
+	}
+	if (!rc)
+		mark_released(rp);
+	free(v);
+	return rc;
+}

@@ -1,0 +1,37 @@
+/*
+ * repair_report.h - the XML report of a repair (doc/repair-report.xsd):
+ * input and output with their SHA-256, the findings with the actions that
+ * answer them, every change written, every orphan placed in lost+found,
+ * and what a check of the output still found.
+ */
+#ifndef XR_REPAIR_REPORT_H
+#define XR_REPAIR_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct xa_ctx;
+struct xr_plan;
+struct xr_repair_summary;
+
+struct xr_report_info {
+	const char    *out_path;       /* NULL for a dry run */
+	bool           have_out_sha;
+	uint8_t        out_sha256[32];
+	const char    *result;         /* "clean", "repaired", "incomplete", "refused" */
+	/* The check of the output (when it ran). */
+	bool           after_checked;
+	uint64_t       after_errors, after_warnings;
+	const struct xa_ctx *after;    /* its findings are listed (may be NULL) */
+};
+
+/*
+ * Write the report to path ("-" = standard output; never over the image).
+ * Returns 0, XERR_NOMEM, XERR_USAGE or XERR_IO with a reason in err.
+ */
+int xr_repair_report_write(const struct xa_ctx *ctx, const struct xr_plan *plan,
+			   const struct xr_repair_summary *sum, const struct xr_report_info *ri,
+			   const char *path, char *err, size_t errlen);
+
+#endif /* XR_REPAIR_REPORT_H */
