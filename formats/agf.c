@@ -374,3 +374,40 @@ const struct xfmt_field xfmt_agf_fields[] = {
 	F("crc", AGF_CRC, 4, XFK_CRC, 1, "CRC32c of the sector (little-endian)"),
 	XFMT_FIELD_END
 };
+
+/* ---------------------------------------------------------------- encoder */
+
+int xfmt_agf_encode(uint8_t *buf, size_t len, const struct xfmt_agf *agf,
+		    const struct xfmt_geom *g)
+{
+	if (!buf || g->sectsize < XFS_AGF_STRUCT_SIZE || len < g->sectsize)
+		return -1;
+	/* The rest of the sector is spare and must read as zero. */
+	memset(buf, 0, g->sectsize);
+	xfmt_put_be32(buf + AGF_MAGICNUM, agf->magicnum);
+	xfmt_put_be32(buf + AGF_VERSIONNUM, agf->versionnum);
+	xfmt_put_be32(buf + AGF_SEQNO, agf->seqno);
+	xfmt_put_be32(buf + AGF_LENGTH, agf->length);
+	xfmt_put_be32(buf + AGF_BNO_ROOT, agf->bno_root);
+	xfmt_put_be32(buf + AGF_CNT_ROOT, agf->cnt_root);
+	xfmt_put_be32(buf + AGF_RMAP_ROOT, agf->rmap_root);
+	xfmt_put_be32(buf + AGF_BNO_LEVEL, agf->bno_level);
+	xfmt_put_be32(buf + AGF_CNT_LEVEL, agf->cnt_level);
+	xfmt_put_be32(buf + AGF_RMAP_LEVEL, agf->rmap_level);
+	xfmt_put_be32(buf + AGF_FLFIRST, agf->flfirst);
+	xfmt_put_be32(buf + AGF_FLLAST, agf->fllast);
+	xfmt_put_be32(buf + AGF_FLCOUNT, agf->flcount);
+	xfmt_put_be32(buf + AGF_FREEBLKS, agf->freeblks);
+	xfmt_put_be32(buf + AGF_LONGEST, agf->longest);
+	xfmt_put_be32(buf + AGF_BTREEBLKS, agf->btreeblks);
+	xfmt_put_be32(buf + AGF_RMAP_BLOCKS, agf->rmap_blocks);
+	xfmt_put_be32(buf + AGF_REFCOUNT_BLOCKS, agf->refcount_blocks);
+	xfmt_put_be32(buf + AGF_REFCOUNT_ROOT, agf->refcount_root);
+	xfmt_put_be32(buf + AGF_REFCOUNT_LEVEL, agf->refcount_level);
+	if (g->v5) {
+		memcpy(buf + AGF_UUID, agf->uuid, 16);
+		xfmt_put_be64(buf + AGF_LSN, agf->lsn);
+		xfmt_crc_update(buf, g->sectsize, AGF_CRC);
+	}
+	return 0;
+}

@@ -81,6 +81,16 @@ uint32_t xfmt_agf_refcount_maxlevels(const struct xfmt_geom *g);
 uint32_t xfmt_agf_tree_maxlevels(uint32_t min_leaf, uint32_t min_node,
 				 uint64_t records);
 
+/*
+ * Encode agf into the AGF sector at buf (len >= g->sectsize): the sector is
+ * zeroed first (spare bytes and tail), every field written; on v5 the uuid
+ * and lsn from agf are kept and the CRC computed over the sector (agf->crc
+ * is ignored).  v4 leaves uuid and lsn zero.  Returns 0, or -1 if len or
+ * the sector size cannot hold an AGF.
+ */
+int xfmt_agf_encode(uint8_t *buf, size_t len, const struct xfmt_agf *agf,
+		    const struct xfmt_geom *g);
+
 /* Fields in the order and with the names of `xfs_db -c 'agf N' -c p`. */
 extern const struct xfmt_field xfmt_agf_fields[];
 

@@ -185,3 +185,31 @@ const struct xfmt_field xfmt_agfl_fields[] = {
 	F("crc", AGFL_CRC, 4, XFK_CRC, 1, "CRC32c of the sector (little-endian)"),
 	XFMT_FIELD_END
 };
+
+/* ---------------------------------------------------------------- encoder */
+
+int xfmt_agfl_encode(uint8_t *buf, size_t len, const struct xfmt_geom *g, uint32_t agno,
+		     uint64_t lsn, const uint32_t *blocks, uint32_t n)
+{
+	size_t hdr = g->v5 ? XFS_AGFL_HDR_SIZE : 0;
+	uint32_t size;
+
+	if (!buf || g->sectsize < 512 || g->sectsize > 32768 || len < g->sectsize)
+		return -1;
+	size = (uint32_t)((g->sectsize - hdr) / 4);
+	if (n > size || (n && !blocks))
+		return -1;
+	/* All ones: every slot not in the window holds NULLAGBLOCK. */
+	memset(buf, 0xFF, g->sectsize);
+	if (g->v5) {
+		xfmt_put_be32(buf + AGFL_MAGICNUM, XFS_AGFL_MAGIC);
+		xfmt_put_be32(buf + AGFL_SEQNO, agno);
+		memcpy(buf + AGFL_UUID, g->meta_uuid, 16);
+		xfmt_put_be64(buf + AGFL_LSN, lsn);
+	}
+	for (uint32_t i = 0; i < n; i++)
+		xfmt_put_be32(buf + hdr + (size_t)i * 4, blocks[i]);
+	if (g->v5)
+		xfmt_crc_update(buf, g->sectsize, AGFL_CRC);
+	return 0;
+}

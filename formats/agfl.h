@@ -72,6 +72,16 @@ unsigned xfmt_agfl_verify(const uint8_t *buf, size_t len, const struct xfmt_agfl
 			  uint32_t agno, const struct xprob_sink *sink);
 
 /*
+ * Encode the AGFL sector of AG agno at buf (len >= g->sectsize) holding
+ * blocks[0..n) in slots 0..n-1 (the AGF window is then flfirst 0, fllast
+ * n - 1, flcount n) and NULLAGBLOCK in every other slot.  v5: header with
+ * magic, seqno, g->meta_uuid, lsn and the CRC.  Returns 0, or -1 if the
+ * sector cannot hold an AGFL or n exceeds its slots.
+ */
+int xfmt_agfl_encode(uint8_t *buf, size_t len, const struct xfmt_geom *g, uint32_t agno,
+		     uint64_t lsn, const uint32_t *blocks, uint32_t n);
+
+/*
  * The v5 header fields, named as `xfs_db -c 'agfl N' -c p` prints them (it
  * then prints the slot array as "bno").  All are v5only: v4 has no header.
  */

@@ -259,3 +259,36 @@ const struct xfmt_field xfmt_agi_fields[] = {
 	F("fino_blocks", AGI_FBLOCKS, 4, XFK_UINT, 1, "blocks in the free inode btree, root included"),
 	XFMT_FIELD_END
 };
+
+/* ---------------------------------------------------------------- encoder */
+
+int xfmt_agi_encode(uint8_t *buf, size_t len, const struct xfmt_agi *agi,
+		    const struct xfmt_geom *g)
+{
+	if (!buf || g->sectsize < XFS_AGI_STRUCT_SIZE || len < g->sectsize)
+		return -1;
+	/* pad32 and the sector tail must read as zero. */
+	memset(buf, 0, g->sectsize);
+	xfmt_put_be32(buf + AGI_MAGICNUM, agi->magicnum);
+	xfmt_put_be32(buf + AGI_VERSIONNUM, agi->versionnum);
+	xfmt_put_be32(buf + AGI_SEQNO, agi->seqno);
+	xfmt_put_be32(buf + AGI_LENGTH, agi->length);
+	xfmt_put_be32(buf + AGI_COUNT, agi->count);
+	xfmt_put_be32(buf + AGI_ROOT, agi->root);
+	xfmt_put_be32(buf + AGI_LEVEL, agi->level);
+	xfmt_put_be32(buf + AGI_FREECOUNT, agi->freecount);
+	xfmt_put_be32(buf + AGI_NEWINO, agi->newino);
+	xfmt_put_be32(buf + AGI_DIRINO, agi->dirino);
+	for (int i = 0; i < XFS_AGI_UNLINKED_BUCKETS; i++)
+		xfmt_put_be32(buf + AGI_UNLINKED + 4 * i, agi->unlinked[i]);
+	xfmt_put_be32(buf + AGI_FREE_ROOT, agi->free_root);
+	xfmt_put_be32(buf + AGI_FREE_LEVEL, agi->free_level);
+	xfmt_put_be32(buf + AGI_IBLOCKS, agi->iblocks);
+	xfmt_put_be32(buf + AGI_FBLOCKS, agi->fblocks);
+	if (g->v5) {
+		memcpy(buf + AGI_UUID, agi->uuid, 16);
+		xfmt_put_be64(buf + AGI_LSN, agi->lsn);
+		xfmt_crc_update(buf, g->sectsize, AGI_CRC);
+	}
+	return 0;
+}

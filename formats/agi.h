@@ -66,6 +66,16 @@ unsigned xfmt_agi_verify(const uint8_t *buf, size_t len, const struct xfmt_agi *
 uint32_t xfmt_agi_inobt_maxlevels(const struct xfmt_geom *g);
 
 /*
+ * Encode agi into the AGI sector at buf (len >= g->sectsize): the sector is
+ * zeroed first (pad32 and the tail stay zero), every field written; on v5
+ * uuid and lsn come from agi and the CRC is computed over the sector
+ * (agi->crc and agi->pad32 are ignored).  Returns 0, or -1 if len or the
+ * sector size cannot hold an AGI.
+ */
+int xfmt_agi_encode(uint8_t *buf, size_t len, const struct xfmt_agi *agi,
+		    const struct xfmt_geom *g);
+
+/*
  * Fields in the order and with the names of `xfs_db -c 'agi N' -c p`.
  * "unlinked" is the whole 64-entry array (xfs_db prints only the non-null
  * entries, as "bucket:agino"); pad32, which xfs_db hides, is left out.

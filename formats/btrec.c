@@ -514,3 +514,56 @@ unsigned xfmt_bt_rec_verify(enum xfmt_btnum bt, const uint8_t *rec, unsigned idx
 		return 0;
 	}
 }
+
+/* ------------------------------------------------------------- encoders */
+
+void xfmt_alloc_rec_encode(uint8_t *p, const struct xfmt_alloc_rec *r)
+{
+	xfmt_put_be32(p + AR_STARTBLOCK, r->startblock);
+	xfmt_put_be32(p + AR_BLOCKCOUNT, r->blockcount);
+}
+
+void xfmt_inobt_rec_encode(uint8_t *p, bool sparse, const struct xfmt_inobt_rec *r)
+{
+	xfmt_put_be32(p + IR_STARTINO, r->startino);
+	if (sparse) {
+		xfmt_put_be16(p + IR_HOLEMASK, r->holemask);
+		p[IR_COUNT] = r->count;
+		p[IR_FREECOUNT_SP] = (uint8_t)r->freecount;
+	} else {
+		xfmt_put_be32(p + IR_FREECOUNT, r->freecount);
+	}
+	xfmt_put_be64(p + IR_FREE, r->free);
+}
+
+uint64_t xfmt_rmap_raw_offset(uint64_t offset, bool attr_fork, bool bmbt_block,
+			      bool unwritten)
+{
+	uint64_t raw = offset & XFS_RMAP_OFF_MASK;
+
+	if (attr_fork)
+		raw |= XFS_RMAP_OFF_ATTR_FORK;
+	if (bmbt_block)
+		raw |= XFS_RMAP_OFF_BMBT_BLOCK;
+	if (unwritten)
+		raw |= XFS_RMAP_OFF_UNWRITTEN;
+	return raw;
+}
+
+void xfmt_rmap_rec_encode(uint8_t *p, const struct xfmt_rmap_rec *r)
+{
+	xfmt_put_be32(p + RM_STARTBLOCK, r->startblock);
+	xfmt_put_be32(p + RM_BLOCKCOUNT, r->blockcount);
+	xfmt_put_be64(p + RM_OWNER, r->owner);
+	xfmt_put_be64(p + RM_OFFSET, xfmt_rmap_raw_offset(r->offset, r->attr_fork,
+							   r->bmbt_block, r->unwritten));
+}
+
+void xfmt_refc_rec_encode(uint8_t *p, const struct xfmt_refc_rec *r)
+{
+	uint32_t sb = r->startblock & ~XFS_REFC_COWFLAG;
+
+	xfmt_put_be32(p + RC_STARTBLOCK, r->cow ? sb | XFS_REFC_COWFLAG : sb);
+	xfmt_put_be32(p + RC_BLOCKCOUNT, r->blockcount);
+	xfmt_put_be32(p + RC_REFCOUNT, r->refcount);
+}

@@ -116,6 +116,21 @@ void xfmt_rmap_rec_decode(const uint8_t *p, struct xfmt_rmap_rec *out);
 void xfmt_refc_rec_decode(const uint8_t *p, struct xfmt_refc_rec *out);
 void xfmt_bmbt_rec_decode(const uint8_t *p, struct xfmt_bmbt_rec *out);
 
+/*
+ * Record encoders, the inverse of the decoders: p receives one whole record
+ * (xfmt_bt_rec_len bytes).  The inobt layout follows sparse as for the
+ * decoder (the full layout stores freecount as be32 and has no holemask or
+ * count).  The rmap offset is built from offset and the three flags
+ * (raw_offset is ignored); the refcount CoW flag from cow.
+ */
+void xfmt_alloc_rec_encode(uint8_t *p, const struct xfmt_alloc_rec *r);
+void xfmt_inobt_rec_encode(uint8_t *p, bool sparse, const struct xfmt_inobt_rec *r);
+void xfmt_rmap_rec_encode(uint8_t *p, const struct xfmt_rmap_rec *r);
+void xfmt_refc_rec_encode(uint8_t *p, const struct xfmt_refc_rec *r);
+/* rm_offset from a file offset (masked to 54 bits) and the flags. */
+uint64_t xfmt_rmap_raw_offset(uint64_t offset, bool attr_fork, bool bmbt_block,
+			      bool unwritten);
+
 /* Key decoders (node keys; for rmap also usable on high keys). */
 void xfmt_alloc_key_decode(const uint8_t *p, struct xfmt_alloc_rec *out);
 uint32_t xfmt_inobt_key_decode(const uint8_t *p);

@@ -489,3 +489,96 @@ int xfmt_bmdr_ptr(const uint8_t *fork, size_t forksize, unsigned i, uint64_t *ou
 	*out = xfmt_get_be64(fork + XFMT_BMDR_HDR_LEN + (size_t)maxr * 8 + (size_t)i * 8);
 	return 0;
 }
+
+/* -------------------------------------------------------------- encode */
+
+int xfmt_bt_hdr_encode(uint8_t *buf, size_t len, enum xfmt_btnum bt,
+		       const struct xfmt_bt_hdr *h)
+{
+	size_t hdr = xfmt_bt_hdr_len(bt, h->v5);
+
+	if (!hdr || len < hdr)
+		return -1;
+	if (xfmt_bt_is_long(bt)) {
+		xfmt_put_be32(buf + LH_MAGIC, h->magic);
+		xfmt_put_be16(buf + LH_LEVEL, h->level);
+		xfmt_put_be16(buf + LH_NUMRECS, h->numrecs);
+		xfmt_put_be64(buf + LH_LEFTSIB, h->leftsib);
+		xfmt_put_be64(buf + LH_RIGHTSIB, h->rightsib);
+		if (h->v5) {
+			xfmt_put_be64(buf + LH_BLKNO, h->blkno);
+			xfmt_put_be64(buf + LH_LSN, h->lsn);
+			memcpy(buf + LH_UUID, h->uuid, 16);
+			xfmt_put_be64(buf + LH_OWNER, h->owner);
+			xfmt_put_le32(buf + LH_CRC, h->crc);
+			xfmt_put_be32(buf + LH_PAD, h->pad);
+		}
+		return 0;
+	}
+	/* Short form: siblings and owner are 32-bit; wider values are a caller bug. */
+	if (h->leftsib > UINT32_MAX || h->rightsib > UINT32_MAX || h->owner > UINT32_MAX)
+		return -1;
+	xfmt_put_be32(buf + SH_MAGIC, h->magic);
+	xfmt_put_be16(buf + SH_LEVEL, h->level);
+	xfmt_put_be16(buf + SH_NUMRECS, h->numrecs);
+	xfmt_put_be32(buf + SH_LEFTSIB, (uint32_t)h->leftsib);
+	xfmt_put_be32(buf + SH_RIGHTSIB, (uint32_t)h->rightsib);
+	if (h->v5) {
+		xfmt_put_be64(buf + SH_BLKNO, h->blkno);
+		xfmt_put_be64(buf + SH_LSN, h->lsn);
+		memcpy(buf + SH_UUID, h->uuid, 16);
+		xfmt_put_be32(buf + SH_OWNER, (uint32_t)h->owner);
+		xfmt_put_le32(buf + SH_CRC, h->crc);
+	}
+	return 0;
+}
+
+int xfmt_bt_put_rec(uint8_t *buf, size_t len, enum xfmt_btnum bt, bool v5, unsigned i,
+		    const uint8_t *rec)
+{
+	/* The read accessor does the bounds arithmetic; its offset is ours. */
+	const uint8_t *at = xfmt_bt_rec(buf, len, bt, v5, i);
+
+	if (!at)
+		return -1;
+	memcpy(buf + (at - buf), rec, xfmt_bt_rec_len(bt));
+	return 0;
+}
+
+int xfmt_bt_put_key(uint8_t *buf, size_t len, enum xfmt_btnum bt, bool v5, unsigned i,
+		    const uint8_t *key, const uint8_t *highkey)
+{
+	const uint8_t *at = xfmt_bt_key(buf, len, bt, v5, i);
+	size_t kl = xfmt_bt_key_len(bt);
+
+	if (!at || (bt == XFMT_BT_RMAP) != (highkey != NULL))
+		return -1;
+	memcpy(buf + (at - buf), key, kl);
+	if (highkey)
+		memcpy(buf + (at - buf) + kl, highkey, kl);
+	return 0;
+}
+
+int xfmt_bt_put_ptr(uint8_t *buf, size_t len, enum xfmt_btnum bt, bool v5,
+		    uint32_t blocksize, unsigned i, uint64_t ptr)
+{
+	size_t hdr = xfmt_bt_hdr_len(bt, v5), pl = xfmt_bt_ptr_len(bt);
+	unsigned maxr = xfmt_bt_maxrecs(bt, blocksize, v5, false);
+	uint64_t off;
+
+	if (!hdr || i >= maxr || (pl == 4 && ptr > UINT32_MAX))
+		return -1;
+	off = hdr + (uint64_t)maxr * xfmt_bt_keyslot_len(bt) + (uint64_t)i * pl;
+	if (off > len || len - off < pl)
+		return -1;
+	if (pl == 8)
+		xfmt_put_be64(buf + off, ptr);
+	else
+		xfmt_put_be32(buf + off, (uint32_t)ptr);
+	return 0;
+}
+
+void xfmt_bt_set_crc(uint8_t *buf, size_t blocksize, enum xfmt_btnum bt)
+{
+	xfmt_crc_update(buf, blocksize, xfmt_bt_crc_off(bt));
+}

@@ -162,6 +162,31 @@ const uint8_t *xfmt_bt_highkey(const uint8_t *buf, size_t len,
 int xfmt_bt_ptr(const uint8_t *buf, size_t len, enum xfmt_btnum bt, bool v5,
 		uint32_t blocksize, unsigned i, uint64_t *out);
 
+/*
+ * Encoders (the inverse of the accessors above; writers build a block in a
+ * zeroed blocksize buffer with them, then call xfmt_bt_set_crc on v5).
+ *
+ * xfmt_bt_hdr_encode: write the header h describes (h->v5 selects the CRC
+ *   header; the CRC field is written as h->crc, normally 0 until
+ *   xfmt_bt_set_crc).  -1 if len cannot hold it, or a short-form sibling or
+ *   owner does not fit 32 bits.
+ * xfmt_bt_put_rec: copy one on-disk record into leaf slot i.
+ * xfmt_bt_put_key: copy one key into node slot i; the rmapbt also takes its
+ *   high key (highkey must be NULL for every other tree).
+ * xfmt_bt_put_ptr: child pointer i of a node (agbno or fsblock).
+ * Each returns 0, or -1 when the slot is outside the block (nothing written).
+ */
+int xfmt_bt_hdr_encode(uint8_t *buf, size_t len, enum xfmt_btnum bt,
+		       const struct xfmt_bt_hdr *h);
+int xfmt_bt_put_rec(uint8_t *buf, size_t len, enum xfmt_btnum bt, bool v5, unsigned i,
+		    const uint8_t *rec);
+int xfmt_bt_put_key(uint8_t *buf, size_t len, enum xfmt_btnum bt, bool v5, unsigned i,
+		    const uint8_t *key, const uint8_t *highkey);
+int xfmt_bt_put_ptr(uint8_t *buf, size_t len, enum xfmt_btnum bt, bool v5,
+		    uint32_t blocksize, unsigned i, uint64_t ptr);
+/* Compute and store the CRC of a v5 block of tree bt (blocksize bytes). */
+void xfmt_bt_set_crc(uint8_t *buf, size_t blocksize, enum xfmt_btnum bt);
+
 /* Header field tables, xfs_db names (magic, level, numrecs, leftsib, ...). */
 extern const struct xfmt_field xfmt_bt_short_fields[];
 extern const struct xfmt_field xfmt_bt_long_fields[];
