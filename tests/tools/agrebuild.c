@@ -2,14 +2,17 @@
  * agrebuild.c - test helper: rebuild every AG's space and inode indexes of
  * an image with xr_ag_rebuild and write the plan into a copy.
  *
- *   agrebuild IMAGE COPY
+ *   agrebuild [--all-changes] IMAGE COPY
  *
  * IMAGE is analysed (check passes, ownership kept); for each AG the forward
  * ownership list less what the rebuilt structures own (OWN_AG, OWN_INOBT,
  * OWN_REFC) is what stays, the inobt records the walk found are the
  * chunks.  The superblock's icount, ifree and fdblocks are set from the
- * rebuilt AGs.  COPY must be a byte copy of IMAGE (a raw file); the
- * finished plan is written into it at the changes' offsets.
+ * rebuilt AGs.  COPY is a raw copy of IMAGE; the finished plan is written
+ * into it at the changes' offsets.  With --all-changes every planned change
+ * is written, also those equal to IMAGE's bytes: COPY may then be IMAGE
+ * with its AG btrees damaged, IMAGE standing in for the model a repair
+ * would have built (the rebuild must replace every damaged structure).
  *
  * Prints one line per AG.  Exit 0 done; 2 when some AG's forward list was
  * incomplete (nothing written); 3 when xr_ag_rebuild refused an AG
@@ -109,13 +112,17 @@ int main(int argc, char **argv)
 	struct xa_ownlist kept = { 0 };
 	char err[256];
 	uint64_t icount = 0, ifree = 0, fdblocks = 0;
+	bool all_changes = argc == 4 && strcmp(argv[1], "--all-changes") == 0;
+	const char *image, *copy;
 	int rc, status = 0, action;
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: agrebuild IMAGE COPY\n");
+	if (argc != 3 && !all_changes) {
+		fprintf(stderr, "usage: agrebuild [--all-changes] IMAGE COPY\n");
 		return 16;
 	}
-	rc = xa_ctx_open(&ctx, argv[1], NULL, &opts, err, sizeof(err));
+	image = argv[argc - 2];
+	copy = argv[argc - 1];
+	rc = xa_ctx_open(&ctx, image, NULL, &opts, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "agrebuild: %s\n", err);
 		return 8;
@@ -176,12 +183,12 @@ int main(int argc, char **argv)
 	if (status)
 		goto out;
 	rc = plan_sb(&ctx, &plan, action, icount, ifree, fdblocks);
-	if (!rc)
+	if (!rc && !all_changes)
 		rc = xr_plan_finish(&plan, &ctx);
 	if (!rc) {
 		printf("changes %zu bytes %llu\n", plan.nchanges,
 		       (unsigned long long)xr_plan_bytes(&plan));
-		rc = write_plan(&plan, argv[2]);
+		rc = write_plan(&plan, copy);
 	}
 out:
 	if (rc)
