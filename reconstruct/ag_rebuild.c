@@ -708,10 +708,13 @@ static int write_headers(struct agr *a, int action, const struct roots *rt,
 		agf.refcount_level = a->refcs.levels;
 		agf.refcount_blocks = a->refcs.blocks;
 	}
-	/* Blocks of the AGFL-fed trees beyond their roots (as xfs_repair counts). */
+	/* Blocks of the AGFL-fed trees beyond their roots (as xfs_repair counts);
+	 * the AGF records them only with lazy counters, the free-block counter
+	 * counts them always. */
+	out->btreeblks = a->bno.blocks + a->cnt.blocks - 2 +
+			 (a->rmapbt ? a->rmap.blocks - 1 : 0);
 	if (lazy_counters(g))
-		agf.btreeblks = a->bno.blocks + a->cnt.blocks - 2 +
-				(a->rmapbt ? a->rmap.blocks - 1 : 0);
+		agf.btreeblks = (uint32_t)out->btreeblks;
 	memcpy(agf.uuid, g->meta_uuid, 16);
 	agf.lsn = a->env->lsn;
 	rc = XERR_USAGE;
@@ -753,7 +756,6 @@ static int write_headers(struct agr *a, int action, const struct roots *rt,
 
 	out->freeblks = freeblks;
 	out->flcount = nfl;
-	out->btreeblks = agf.btreeblks;
 	out->icount = a->icount;
 	out->ifree = a->ifree;
 	rc = 0;

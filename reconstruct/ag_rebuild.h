@@ -39,7 +39,9 @@ struct xr_ag_input {
 struct xr_ag_result {
 	uint64_t freeblks;     /* agf_freeblks */
 	uint64_t flcount;      /* agf_flcount */
-	uint64_t btreeblks;    /* agf_btreeblks */
+	uint64_t btreeblks;    /* agf_btreeblks: bnobt, cntbt, rmapbt blocks beyond
+	                          their roots (also without lazy counters, where the
+	                          AGF keeps 0 but fdblocks still counts them) */
 	uint64_t icount;       /* agi_count */
 	uint64_t ifree;        /* agi_freecount */
 };

@@ -41,10 +41,14 @@
 #define SB_IFREE    136
 #define SB_FDBLOCKS 144
 
-/* The newest LSN stamped in any AG header: never ahead of the log head. */
+/* The log's last LSN, else the newest stamped in any AG header: never ahead
+ * of the log head. */
 static uint64_t header_lsn(const struct xa_ctx *ctx)
 {
 	uint64_t lsn = 0;
+
+	if (ctx->log_last_lsn)
+		return ctx->log_last_lsn;
 
 	for (uint32_t i = 0; i < ctx->nags; i++) {
 		if (ctx->ags[i].agf_ok && ctx->ags[i].agf.lsn > lsn)
