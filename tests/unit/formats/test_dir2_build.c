@@ -467,7 +467,7 @@ static void test_shapes(void **state)
 		run(geoms[k], 300, 1, 1, geoms[k]->dirblksize == 65536 ? XFMT_DIR2_FORM_BLOCK :
 					 geoms[k]->dirblksize == 1024 ? XFMT_DIR2_FORM_NODE :
 					 XFMT_DIR2_FORM_LEAF);
-		run(geoms[k], 3000, 0, 1, XFMT_DIR2_FORM_NODE);
+		run(geoms[k], 10000, 0, 1, XFMT_DIR2_FORM_NODE);
 	}
 	/* 8-byte inode numbers (AG 2 of a 1800 GiB filesystem). */
 	run(&dir_geom_big, 40, 0, 2, XFMT_DIR2_FORM_BLOCK);
