@@ -264,29 +264,24 @@ static int place_last_fit(struct xfmt_dirb *b)
 }
 
 /*
- * Exactly want data blocks: fill them in order to about an even share of
- * the bytes each, keeping at least one entry for every block still to open.
+ * Exactly want data blocks, more than last fit needs: fill them in order,
+ * keeping one entry back for every block still to open.
  */
 static int place_spread(struct xfmt_dirb *b, uint32_t want)
 {
 	const struct xfmt_geom *g = b->g;
-	uint64_t total = 0, share;
 	uint32_t cur = 0;
 
 	if (want > b->n + 1)
 		return XFMT_DIRB_NOFIT;
-	for (size_t i = 0; i < b->n; i++)
-		total += xfmt_dir2_data_entsize(g, b->e[i].namelen);
-	share = (total + want - 1) / want;
 	b->ndata = 1;
 	b->dend[0] = (uint32_t)xfmt_dir2_data_first_offset(g);
 	for (size_t i = 0; i < b->n; i++) {
 		uint32_t es = (uint32_t)xfmt_dir2_data_entsize(g, b->e[i].namelen);
 		uint32_t to_open = want - b->ndata;
 		bool fits = b->dend[cur] + es <= g->dirblksize;
-		uint64_t used = b->dend[cur] - (cur == 0 ? xfmt_dir2_data_first_offset(g) : b->hdr);
 
-		if (to_open > 0 && (!fits || used + es > share || b->n - i <= to_open)) {
+		if (to_open > 0 && (!fits || b->n - i <= to_open)) {
 			cur = b->ndata++;
 			b->dend[cur] = (uint32_t)b->hdr;
 		} else if (!fits) {
@@ -297,6 +292,18 @@ static int place_spread(struct xfmt_dirb *b, uint32_t want)
 		b->dend[cur] += es;
 	}
 	return b->ndata == want ? 0 : XFMT_DIRB_NOFIT;
+}
+
+/* Data blocks: last fit, or exactly want of them when want is not 0. */
+static int place_data(struct xfmt_dirb *b, uint32_t want)
+{
+	int rc = place_last_fit(b);
+
+	if (rc || want == 0 || b->ndata == want)
+		return rc;
+	if (b->ndata > want)
+		return XFMT_DIRB_NOFIT;
+	return place_spread(b, want);
 }
 
 /* --------------------------------------------------- writing data blocks */
@@ -437,7 +444,7 @@ static int plan_layout(struct xfmt_dirb *b, const struct xfmt_dir2_build_opts *o
 		b->form = XFMT_DIR2_FORM_BLOCK;
 		return 0;
 	}
-	rc = o->data_blocks ? place_spread(b, o->data_blocks) : place_last_fit(b);
+	rc = place_data(b, o->data_blocks);
 	if (rc)
 		return rc;
 	if ((uint64_t)b->ndata << (g->blocklog + g->dirblklog) > XFS_DIR2_LEAF_OFFSET)

@@ -94,7 +94,8 @@ enum xfmt_dir2_form {
 struct xfmt_dir2_build_opts {
 	enum xfmt_dir2_form form;   /* AUTO, or BLOCK / LEAF / NODE exactly */
 	uint32_t data_blocks;       /* 0, or exactly this many data blocks (leaf and
-				       node forms; entries then spread over them) */
+				       node forms): when last fit needs fewer, blocks are
+				       filled in order, the last ones with one entry each */
 	uint32_t leaf_blocks;       /* node form: 0, or exactly this many leafN blocks */
 };
 
