@@ -51,6 +51,11 @@ uint32_t xfmt_crc32c(const void *buf, size_t len)
 	return ~crc_update(0xFFFFFFFFu, buf, len);
 }
 
+uint32_t xfmt_crc32c_raw(uint32_t reg, const void *buf, size_t len)
+{
+	return crc_update(reg, buf, len);
+}
+
 uint32_t xfmt_crc32c_excluding(const uint8_t *buf, size_t len, size_t crc_off)
 {
 	static const uint8_t zero[4];

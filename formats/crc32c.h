@@ -23,6 +23,13 @@ uint32_t xfmt_crc32c_excluding(const uint8_t *buf, size_t len, size_t crc_off);
 /* True when the little-endian CRC stored at crc_off matches the contents. */
 int xfmt_crc_ok(const uint8_t *buf, size_t len, size_t crc_off);
 
+/*
+ * Streaming form for objects whose covered bytes are not contiguous (a log
+ * record: header, extended headers, payload): start with reg = ~0u, feed
+ * every piece in order, and the CRC is the final ~reg.
+ */
+uint32_t xfmt_crc32c_raw(uint32_t reg, const void *buf, size_t len);
+
 /* Recompute and store the CRC at crc_off (used by writers and test fixtures). */
 void xfmt_crc_update(uint8_t *buf, size_t len, size_t crc_off);
 

@@ -1,10 +1,17 @@
 /*
- * log.c - log record headers and cycle numbers.
+ * log.c - log record headers and cycle numbers; encoders for the records of
+ * a clean, empty log.
+ *
+ * The unmount record follows what xfsprogs' log formatting writes (a header,
+ * extended headers when the record is larger than 32 KiB, one unmount op,
+ * zero padding up to the stripe unit), with one difference: we also store
+ * the record CRC, which recovery checks when it is not zero.
  */
 #include "formats/log.h"
 
 #include <string.h>
 
+#include "formats/crc32c.h"
 #include "formats/endian.h"
 
 #define OFF_MAGICNO     0
@@ -21,7 +28,18 @@
 #define OFF_FS_UUID     304
 #define OFF_SIZE        320
 
+#define XLOG_BB              512u
+#define OFF_XH_CYCLE         0      /* extended header: xh_cycle */
+#define OFF_OP_TID           0      /* op header: be32 oh_tid */
+#define OFF_OP_LEN           4      /* be32 oh_len */
+#define OFF_OP_CLIENT        8      /* u8 oh_clientid */
+#define OFF_OP_FLAGS         9      /* u8 oh_flags */
+#define UNMOUNT_DATA_LEN     8u     /* u16 magic, u16 pad, u32 pad */
+
 _Static_assert(OFF_SIZE + 4 + 4 == XLOG_HEADER_SIZE, "log record header is 328 bytes");
+_Static_assert(OFF_CRC == XLOG_CRC_OFF, "h_crc offset");
+_Static_assert(OFF_CYCLE_DATA + 64 * 4 == OFF_FMT, "h_cycle_data holds 64 words");
+_Static_assert(4 + 64 * 4 == XLOG_EXT_HEADER_SIZE, "extended header is 260 bytes");
 
 int xfmt_log_rec_decode(const uint8_t *buf, size_t len, struct xfmt_log_rec *out)
 {
@@ -73,6 +91,119 @@ bool xfmt_log_payload_is_unmount(const uint8_t *hdr_sector, const uint8_t *paylo
 	memcpy(op, payload, sizeof(op));
 	memcpy(op, hdr_sector + OFF_CYCLE_DATA, 4);
 	return op[8] == XLOG_CLIENT_LOG && (op[9] & XLOG_UNMOUNT_TRANS);
+}
+
+int xfmt_log_rec_encode(const struct xfmt_log_rec *r, uint8_t *buf, size_t len)
+{
+	if (len < XLOG_BB)
+		return -1;
+	memset(buf, 0, XLOG_BB);
+	xfmt_put_be32(buf + OFF_MAGICNO, r->magicno);
+	xfmt_put_be32(buf + OFF_CYCLE, r->cycle);
+	xfmt_put_be32(buf + OFF_VERSION, r->version);
+	xfmt_put_be32(buf + OFF_LEN, r->len);
+	xfmt_put_be64(buf + OFF_LSN, r->lsn);
+	xfmt_put_be64(buf + OFF_TAIL_LSN, r->tail_lsn);
+	xfmt_put_le32(buf + OFF_CRC, r->crc);
+	xfmt_put_be32(buf + OFF_PREV_BLOCK, r->prev_block);
+	xfmt_put_be32(buf + OFF_NUM_LOGOPS, r->num_logops);
+	xfmt_put_be32(buf + OFF_FMT, r->fmt);
+	memcpy(buf + OFF_FS_UUID, r->fs_uuid, 16);
+	xfmt_put_be32(buf + OFF_SIZE, r->size);
+	return 0;
+}
+
+int xfmt_log_rec_crc(const uint8_t *rec, size_t len, uint32_t *crc)
+{
+	static const uint8_t zero[4];
+	struct xfmt_log_rec r;
+	uint32_t hblks, xheads, reg;
+	uint64_t payload;
+
+	if (xfmt_log_rec_decode(rec, len, &r) != 0)
+		return -1;
+	hblks = xfmt_log_rec_hdr_blocks(&r);
+	payload = (uint64_t)hblks * XLOG_BB;
+	if (payload > len || r.len > len - payload)
+		return -1;
+	/* Extended headers counted from h_len, as the kernel does: unused
+	 * trailing ones are not covered. */
+	xheads = r.version == 2 ? (r.len + XLOG_HEADER_CYCLE_SIZE - 1) / XLOG_HEADER_CYCLE_SIZE : 1;
+	if (xheads > hblks)
+		return -1;
+	reg = xfmt_crc32c_raw(0xFFFFFFFFu, rec, OFF_CRC);
+	reg = xfmt_crc32c_raw(reg, zero, sizeof(zero));
+	reg = xfmt_crc32c_raw(reg, rec + OFF_CRC + 4, XLOG_HEADER_SIZE - OFF_CRC - 4);
+	for (uint32_t i = 1; i < xheads; i++)
+		reg = xfmt_crc32c_raw(reg, rec + (size_t)i * XLOG_BB, XLOG_EXT_HEADER_SIZE);
+	reg = xfmt_crc32c_raw(reg, rec + payload, r.len);
+	*crc = ~reg;
+	return 0;
+}
+
+uint32_t xfmt_log_unmount_rec_size(uint32_t version, uint32_t sunit)
+{
+	if (version != 2 || sunit <= 1)
+		return 2 * XLOG_BB;
+	if (sunit % XLOG_BB || sunit > XLOG_MAX_RECORD_BYTES)
+		return 0;
+	return sunit > 2 * XLOG_BB ? sunit : 2 * XLOG_BB;
+}
+
+int xfmt_log_unmount_rec_encode(const struct xfmt_log_unmount_args *a, uint8_t *buf,
+				size_t len)
+{
+	struct xfmt_log_rec r;
+	uint32_t size = xfmt_log_unmount_rec_size(a->version, a->sunit);
+	uint32_t sunit = a->version == 2 && a->sunit > 1 ? a->sunit : 0;
+	uint32_t hdrs = 1, crc;
+	uint8_t *op;
+
+	if (!size || len != size || a->cycle == 0 || (a->version != 1 && a->version != 2))
+		return -1;
+	if (sunit > XLOG_HEADER_CYCLE_SIZE)
+		hdrs = (sunit + XLOG_HEADER_CYCLE_SIZE - 1) / XLOG_HEADER_CYCLE_SIZE;
+	memset(buf, 0, len);
+
+	memset(&r, 0, sizeof(r));
+	r.magicno = XLOG_HEADER_MAGIC;
+	r.cycle = a->cycle;
+	r.version = a->version;
+	r.len = size - hdrs * XLOG_BB;
+	r.lsn = ((uint64_t)a->cycle << 32) | a->block;
+	r.tail_lsn = a->tail_lsn;
+	r.prev_block = XLOG_NULL_BLOCK;
+	r.num_logops = 1;
+	r.fmt = XLOG_FMT_LINUX_LE;
+	memcpy(r.fs_uuid, a->fs_uuid, 16);
+	r.size = sunit > XLOG_HEADER_CYCLE_SIZE ? sunit : XLOG_HEADER_CYCLE_SIZE;
+	xfmt_log_rec_encode(&r, buf, len);
+
+	/* Extended headers: the cycle, and no saved words (their payload
+	 * sectors start with zero). */
+	for (uint32_t i = 1; i < hdrs; i++)
+		xfmt_put_be32(buf + (size_t)i * XLOG_BB + OFF_XH_CYCLE, a->cycle);
+
+	/* The unmount op and its 8 bytes; the type is in the writer's byte
+	 * order, which h_fmt says is little-endian. */
+	op = buf + (size_t)hdrs * XLOG_BB;
+	xfmt_put_be32(op + OFF_OP_TID, XLOG_UNMOUNT_TID);
+	xfmt_put_be32(op + OFF_OP_LEN, UNMOUNT_DATA_LEN);
+	op[OFF_OP_CLIENT] = XLOG_CLIENT_LOG;
+	op[OFF_OP_FLAGS] = XLOG_UNMOUNT_TRANS;
+	op[XLOG_OP_HEADER_SIZE] = XLOG_UNMOUNT_TYPE & 0xFF;
+	op[XLOG_OP_HEADER_SIZE + 1] = XLOG_UNMOUNT_TYPE >> 8;
+
+	/* Cycle stamps: save the op's first word, then stamp every payload
+	 * sector (the others held zero, which their saved slots already say). */
+	memcpy(buf + OFF_CYCLE_DATA, op, 4);
+	for (size_t off = (size_t)hdrs * XLOG_BB; off < len; off += XLOG_BB)
+		xfmt_put_be32(buf + off, a->cycle);
+
+	if (xfmt_log_rec_crc(buf, len, &crc) != 0)
+		return -1;
+	xfmt_put_le32(buf + OFF_CRC, crc);
+	return 0;
 }
 
 const struct xfmt_field xfmt_log_rec_fields[] = {

@@ -2,8 +2,10 @@
  * log.h - the on-disk log (journal): record headers and cycle stamps.
  *
  * Enough to find the head and the last record and to tell a cleanly
- * unmounted log from a dirty one (xfs-ondisk.md 10.2-10.3).  Replay comes
- * later and will live beside this.
+ * unmounted log from a dirty one (xfs-ondisk.md 10.2-10.3), and to write the
+ * records of a clean, empty log (a header and one unmount op, the form
+ * mkfs and xfs_repair -L leave).  Replay comes later and will live beside
+ * this.
  */
 #ifndef XFMT_LOG_H
 #define XFMT_LOG_H
@@ -21,6 +23,12 @@
 #define XLOG_CLIENT_LOG        0xAAu
 #define XLOG_OP_HEADER_SIZE    12u
 #define XLOG_MAX_RECORD_BYTES  (256u * 1024u)
+#define XLOG_EXT_HEADER_SIZE   260u   /* xh_cycle + xh_cycle_data[64], CRC-covered */
+#define XLOG_UNMOUNT_TYPE      0x556Eu
+#define XLOG_UNMOUNT_TID       0xB0C0D0D0u /* the tid userspace tools write */
+#define XLOG_FMT_LINUX_LE      1u
+#define XLOG_CRC_OFF           32u
+#define XLOG_NULL_BLOCK        0xFFFFFFFFu /* h_prev_block of a lone record */
 
 struct xfmt_log_rec {
 	uint32_t magicno;
@@ -55,6 +63,55 @@ uint32_t xfmt_log_rec_hdr_blocks(const struct xfmt_log_rec *r);
  * h_cycle_data restores the stamped first word).
  */
 bool xfmt_log_payload_is_unmount(const uint8_t *hdr_sector, const uint8_t *payload);
+
+/*
+ * Encode the fields of r into a record header sector (len >= 512): the
+ * sector is zeroed, so h_cycle_data is all zero and the caller fills the
+ * entries it needs; r->crc is stored as given.  Returns 0 or -1.  Inverse
+ * of xfmt_log_rec_decode.
+ */
+int xfmt_log_rec_encode(const struct xfmt_log_rec *r, uint8_t *buf, size_t len);
+
+/*
+ * The CRC of a whole record as stored (header sectors then payload; rec
+ * holds len bytes): the first XLOG_HEADER_SIZE header bytes with h_crc as
+ * zero, the extended headers the payload length needs, then h_len payload
+ * bytes (xfs-ondisk.md 10.4).  Returns 0 into *crc, or -1 if the header's
+ * h_len, h_size or version do not fit in len.
+ */
+int xfmt_log_rec_crc(const uint8_t *rec, size_t len, uint32_t *crc);
+
+/* What one unmount record written by xfmt_log_unmount_rec_encode holds. */
+struct xfmt_log_unmount_args {
+	uint32_t cycle;        /* cycle of the record (>= 1) */
+	uint32_t block;        /* its BB offset in the log: h_lsn's block half */
+	uint64_t tail_lsn;
+	uint32_t version;      /* 1, or 2 for a v2 log */
+	uint32_t sunit;        /* v2: the log stripe unit in bytes (0 or 1 = none),
+	                          which is also the record's size; ignored for v1 */
+	uint8_t  fs_uuid[16];  /* sb_uuid */
+};
+
+/*
+ * Bytes of the record xfmt_log_unmount_rec_encode writes for version and
+ * sunit: the stripe unit, at least two sectors (header and payload).  0 if
+ * the stripe unit is not a multiple of 512 or exceeds the largest record
+ * (XLOG_MAX_RECORD_BYTES).
+ */
+uint32_t xfmt_log_unmount_rec_size(uint32_t version, uint32_t sunit);
+
+/*
+ * Write one complete unmount record into buf (len must equal
+ * xfmt_log_unmount_rec_size): the header (h_size = max(sunit, 32 KiB), the
+ * extended headers a record over 32 KiB needs, num_logops 1, prev_block
+ * none, fmt little-endian Linux), the unmount op (tid XLOG_UNMOUNT_TID,
+ * client XLOG_CLIENT_LOG, flag XLOG_UNMOUNT_TRANS, 8 bytes of
+ * XLOG_UNMOUNT_TYPE) in the first payload sector, the rest zero; every
+ * payload sector stamped with the cycle (its first word saved in the
+ * header), and the record CRC.  Returns 0 or -1 (bad arguments).
+ */
+int xfmt_log_unmount_rec_encode(const struct xfmt_log_unmount_args *a, uint8_t *buf,
+				size_t len);
 
 extern const struct xfmt_field xfmt_log_rec_fields[];
 

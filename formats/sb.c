@@ -134,6 +134,73 @@ int xfmt_sb_decode(const uint8_t *buf, size_t len, struct xfmt_sb *out)
 	return 0;
 }
 
+int xfmt_sb_encode(const struct xfmt_sb *sb, uint8_t *buf, size_t len)
+{
+	bool v5 = xfmt_sb_is_v5(sb);
+
+	if (!buf || len < XFS_SB_STRUCT_SIZE)
+		return -1;
+	memset(buf, 0, len);
+	xfmt_put_be32(buf + SB_MAGICNUM, sb->magicnum);
+	xfmt_put_be32(buf + SB_BLOCKSIZE, sb->blocksize);
+	xfmt_put_be64(buf + SB_DBLOCKS, sb->dblocks);
+	xfmt_put_be64(buf + SB_RBLOCKS, sb->rblocks);
+	xfmt_put_be64(buf + SB_REXTENTS, sb->rextents);
+	memcpy(buf + SB_UUID, sb->uuid, 16);
+	xfmt_put_be64(buf + SB_LOGSTART, sb->logstart);
+	xfmt_put_be64(buf + SB_ROOTINO, sb->rootino);
+	xfmt_put_be64(buf + SB_RBMINO, sb->rbmino);
+	xfmt_put_be64(buf + SB_RSUMINO, sb->rsumino);
+	xfmt_put_be32(buf + SB_REXTSIZE, sb->rextsize);
+	xfmt_put_be32(buf + SB_AGBLOCKS, sb->agblocks);
+	xfmt_put_be32(buf + SB_AGCOUNT, sb->agcount);
+	xfmt_put_be32(buf + SB_RBMBLOCKS, sb->rbmblocks);
+	xfmt_put_be32(buf + SB_LOGBLOCKS, sb->logblocks);
+	xfmt_put_be16(buf + SB_VERSIONNUM, sb->versionnum);
+	xfmt_put_be16(buf + SB_SECTSIZE, sb->sectsize);
+	xfmt_put_be16(buf + SB_INODESIZE, sb->inodesize);
+	xfmt_put_be16(buf + SB_INOPBLOCK, sb->inopblock);
+	memcpy(buf + SB_FNAME, sb->fname, 12);
+	buf[SB_BLOCKLOG] = sb->blocklog;
+	buf[SB_SECTLOG] = sb->sectlog;
+	buf[SB_INODELOG] = sb->inodelog;
+	buf[SB_INOPBLOG] = sb->inopblog;
+	buf[SB_AGBLKLOG] = sb->agblklog;
+	buf[SB_REXTSLOG] = sb->rextslog;
+	buf[SB_INPROGRESS] = sb->inprogress;
+	buf[SB_IMAX_PCT] = sb->imax_pct;
+	xfmt_put_be64(buf + SB_ICOUNT, sb->icount);
+	xfmt_put_be64(buf + SB_IFREE, sb->ifree);
+	xfmt_put_be64(buf + SB_FDBLOCKS, sb->fdblocks);
+	xfmt_put_be64(buf + SB_FREXTENTS, sb->frextents);
+	xfmt_put_be64(buf + SB_UQUOTINO, sb->uquotino);
+	xfmt_put_be64(buf + SB_GQUOTINO, sb->gquotino);
+	xfmt_put_be16(buf + SB_QFLAGS, sb->qflags);
+	buf[SB_FLAGS] = sb->flags;
+	buf[SB_SHARED_VN] = sb->shared_vn;
+	xfmt_put_be32(buf + SB_INOALIGNMT, sb->inoalignmt);
+	xfmt_put_be32(buf + SB_UNIT, sb->unit);
+	xfmt_put_be32(buf + SB_WIDTH, sb->width);
+	buf[SB_DIRBLKLOG] = sb->dirblklog;
+	buf[SB_LOGSECTLOG] = sb->logsectlog;
+	xfmt_put_be16(buf + SB_LOGSECTSIZE, sb->logsectsize);
+	xfmt_put_be32(buf + SB_LOGSUNIT, sb->logsunit);
+	xfmt_put_be32(buf + SB_FEATURES2, sb->features2);
+	xfmt_put_be32(buf + SB_BAD_FEATURES2, sb->bad_features2);
+	if (!v5)
+		return 0;  /* v4 ends at bad_features2; the rest stays zero */
+	xfmt_put_be32(buf + SB_FEATURES_COMPAT, sb->features_compat);
+	xfmt_put_be32(buf + SB_FEATURES_RO_COMPAT, sb->features_ro_compat);
+	xfmt_put_be32(buf + SB_FEATURES_INCOMPAT, sb->features_incompat);
+	xfmt_put_be32(buf + SB_FEATURES_LOG_INCOMPAT, sb->features_log_incompat);
+	xfmt_put_be32(buf + SB_SPINO_ALIGN, sb->spino_align);
+	xfmt_put_be64(buf + SB_PQUOTINO, sb->pquotino);
+	xfmt_put_be64(buf + SB_LSN, sb->lsn);
+	memcpy(buf + SB_META_UUID, sb->meta_uuid, 16);
+	xfmt_crc_update(buf, len, SB_CRC);
+	return 0;
+}
+
 bool xfmt_sb_is_v5(const struct xfmt_sb *sb)
 {
 	return (sb->versionnum & XFS_SB_VERSION_NUMBITS) == XFS_SB_VERSION_5;

@@ -154,6 +154,17 @@ struct xfmt_sb {
  */
 int xfmt_sb_decode(const uint8_t *buf, size_t len, struct xfmt_sb *out);
 
+/*
+ * Encode sb into buf, one whole superblock sector of len bytes (len >=
+ * XFS_SB_STRUCT_SIZE; normally sb->sectsize).  The sector is zeroed first, so
+ * nothing of an earlier sector survives.  A v4 superblock writes only its
+ * first 208 bytes (the v5 fields stay zero, as xfs_repair leaves them); a v5
+ * one writes all 264 and its CRC over the len bytes (sb->crc is ignored).
+ * Returns 0, or -1 (buf untouched) if len is too short.  Pure: the inverse
+ * of xfmt_sb_decode for every field the version has.
+ */
+int xfmt_sb_encode(const struct xfmt_sb *sb, uint8_t *buf, size_t len);
+
 /* True if the version nibble says 5 (CRC-enabled metadata). */
 bool xfmt_sb_is_v5(const struct xfmt_sb *sb);
 

@@ -61,6 +61,13 @@ int ximg_open_mem(const void *buf, size_t len, int copy, const char *name,
 int ximg_open_slice(struct ximg *parent, uint64_t off, uint64_t len,
 		    struct ximg **out);
 
+/*
+ * The read-only descriptor of a raw file or block device image (the output
+ * writer copies a raw input with copy_file_range), or -1 for every other
+ * backend, a partition slice included.  The image keeps owning it.
+ */
+int ximg_raw_fd(const struct ximg *img);
+
 /* Read exactly len bytes at off (see ximg_ops.pread). */
 int ximg_pread(struct ximg *img, void *buf, size_t len, uint64_t off);
 

@@ -64,6 +64,16 @@ static void raw_release(struct ximg *img)
 static const struct ximg_ops raw_ops = { "raw", raw_pread, raw_release };
 static const struct ximg_ops blockdev_ops = { "blockdev", raw_pread, raw_release };
 
+int ximg_raw_fd(const struct ximg *img)
+{
+	const struct raw_priv *r;
+
+	if (!img || (img->ops != &raw_ops && img->ops != &blockdev_ops))
+		return -1;
+	r = img->priv;
+	return r ? r->fd : -1;
+}
+
 int ximg_open_raw(const char *path, struct ximg **out, char *err, size_t errlen)
 {
 	struct raw_priv *r;

@@ -1,0 +1,379 @@
+/*
+ * output.c - the output image writer (see output.h): refuse what would
+ * touch the evidence, copy the input sparsely, lay the plan over it, sync,
+ * and hash what landed on disk.
+ *
+ * Why the hash re-reads OUT instead of hashing the bytes as they are
+ * written: the digest in the report must describe the file the user keeps,
+ * so it is computed from that file after fsync, holes and all.
+ */
+#include "reconstruct/output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <linux/fs.h>
+#endif
+
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "analyzer/io/image.h"
+#include "analyzer/io/sha256.h"
+#include "reconstruct/plan.h"
+
+#define COPY_CHUNK  (1u << 20)
+#define ZERO_GRAIN  4096u      /* holes are left at this granularity */
+
+struct out {
+	struct xa_ctx             *ctx;
+	const struct xr_plan      *plan;
+	const struct xr_output_opts *o;
+	const char                *path;
+	int                        fd;
+	bool                       is_blk;
+	bool                       created;
+	uint64_t                   size;     /* filesystem bytes OUT holds */
+	uint64_t                   done, total;
+	uint8_t                   *buf;
+	char                      *err;
+	size_t                     errlen;
+};
+
+static int fail(struct out *w, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct out *w, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (w->err && w->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(w->err, w->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
+}
+
+static void progress(struct out *w, uint64_t n)
+{
+	w->done += n;
+	if (w->o && w->o->progress)
+		w->o->progress(w->o->progress_arg, w->done, w->total);
+}
+
+static int pwrite_full(struct out *w, const uint8_t *p, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t n = pwrite(w->fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return fail(w, XERR_IO, "%s: write of %zu bytes at byte %llu failed: %s",
+				    w->path, len, (unsigned long long)off,
+				    n < 0 ? strerror(errno) : "no space");
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* ---------------------------------------------------------- the evidence */
+
+/* Is st (of OUT, followed) the input, or the block device the input is on? */
+static const char *same_as_input(const struct xa_ctx *ctx, const struct stat *st)
+{
+	struct stat in;
+	int fd = ximg_raw_fd(ctx->img);
+
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 0 ? (fd < 0 || fstat(fd, &in) != 0)
+			      : (!ctx->image_path || stat(ctx->image_path, &in) != 0))
+			continue;
+		if (st->st_dev == in.st_dev && st->st_ino == in.st_ino)
+			return "is the input image";
+		if (S_ISBLK(st->st_mode) && S_ISBLK(in.st_mode) && st->st_rdev == in.st_rdev)
+			return "is the input device";
+		if (S_ISBLK(st->st_mode) && st->st_rdev == in.st_dev)
+			return "is the device holding the input image";
+	}
+	return NULL;
+}
+
+/* Open OUT as the rules in output.h say; sets w->fd, is_blk, created. */
+static int open_out(struct out *w)
+{
+	struct stat st;
+	const char *why;
+	bool forced = w->o && w->o->force;
+
+	if (lstat(w->path, &st) == 0) {
+		if (!forced)
+			return fail(w, XERR_EXISTS, "%s exists (force to overwrite it)", w->path);
+		if (stat(w->path, &st) != 0)
+			return fail(w, XERR_IO, "%s: %s", w->path, strerror(errno));
+		why = same_as_input(w->ctx, &st);
+		if (why)
+			return fail(w, XERR_USAGE, "%s %s: refusing to write to it", w->path, why);
+		if (S_ISBLK(st.st_mode)) {
+			/* O_EXCL on a block device: fails while it is mounted. */
+			w->fd = open(w->path, O_RDWR | O_EXCL | O_CLOEXEC);
+			w->is_blk = true;
+		} else if (S_ISREG(st.st_mode)) {
+			/* No O_TRUNC yet: the identity is checked on the open
+			 * file first, so a race cannot truncate the input. */
+			w->fd = open(w->path, O_RDWR | O_CLOEXEC);
+		} else {
+			return fail(w, XERR_USAGE, "%s: not a regular file or block device", w->path);
+		}
+	} else if (errno == ENOENT) {
+		w->fd = open(w->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		w->created = w->fd >= 0;
+	} else {
+		return fail(w, XERR_IO, "%s: %s", w->path, strerror(errno));
+	}
+	if (w->fd < 0)
+		return fail(w, errno == EEXIST ? XERR_EXISTS : XERR_IO, "%s: %s", w->path,
+			    strerror(errno));
+	if (fstat(w->fd, &st) != 0)
+		return fail(w, XERR_IO, "%s: %s", w->path, strerror(errno));
+	why = same_as_input(w->ctx, &st);
+	if (why)
+		return fail(w, XERR_USAGE, "%s %s: refusing to write to it", w->path, why);
+	if (w->is_blk) {
+#ifdef BLKGETSIZE64
+		uint64_t devsize = 0;
+
+		if (ioctl(w->fd, BLKGETSIZE64, &devsize) != 0)
+			return fail(w, XERR_IO, "%s: cannot get device size: %s", w->path,
+				    strerror(errno));
+		if (devsize < w->size)
+			return fail(w, XERR_USAGE, "%s: device holds %llu bytes, the image needs %llu",
+				    w->path, (unsigned long long)devsize,
+				    (unsigned long long)w->size);
+#endif
+		return 0;
+	}
+	/* A regular file: empty it, then give it the image's size as a hole. */
+	if (ftruncate(w->fd, 0) != 0 || ftruncate(w->fd, (off_t)w->size) != 0)
+		return fail(w, XERR_IO, "%s: %s", w->path, strerror(errno));
+	return 0;
+}
+
+/* ---------------------------------------------------------------- copying */
+
+/* Write len bytes at off, skipping all-zero grains (OUT is a fresh hole). */
+static int write_sparse(struct out *w, const uint8_t *p, size_t len, uint64_t off)
+{
+	static const uint8_t zero[ZERO_GRAIN];
+	size_t i = 0;
+
+	while (i < len) {
+		size_t start, n;
+
+		while (i < len) {
+			n = len - i < ZERO_GRAIN ? len - i : ZERO_GRAIN;
+			if (memcmp(p + i, zero, n) != 0)
+				break;
+			i += n;
+		}
+		start = i;
+		while (i < len) {
+			n = len - i < ZERO_GRAIN ? len - i : ZERO_GRAIN;
+			if (memcmp(p + i, zero, n) == 0)
+				break;
+			i += n;
+		}
+		if (i > start) {
+			int rc = pwrite_full(w, p + start, i - start, off + start);
+
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Copy through the image reader (any backend). */
+static int copy_read_write(struct out *w)
+{
+	uint64_t size = w->ctx->image_size;
+
+	for (uint64_t off = 0; off < size; off += COPY_CHUNK) {
+		size_t n = size - off < COPY_CHUNK ? (size_t)(size - off) : COPY_CHUNK;
+		int rc = ximg_pread(w->ctx->img, w->buf, n, off);
+
+		if (rc)
+			return fail(w, rc, "%s: %s", w->ctx->img->name, w->ctx->img->errmsg);
+		rc = w->is_blk ? pwrite_full(w, w->buf, n, off) : write_sparse(w, w->buf, n, off);
+		if (rc)
+			return rc;
+		progress(w, n);
+	}
+	return 0;
+}
+
+/*
+ * Copy a raw input file's data ranges with copy_file_range (the kernel may
+ * share or clone the blocks), leaving its holes as holes.  Returns 1 when
+ * the kernel cannot do it here (the caller falls back), 0 or an error.
+ */
+static int copy_ranges(struct out *w, int in)
+{
+#if defined(__linux__) && defined(SEEK_DATA)
+	uint64_t size = w->ctx->image_size, copied = 0;
+	off_t data = 0;
+
+	for (;;) {
+		off_t hole, oin, oout;
+
+		data = lseek(in, data, SEEK_DATA);
+		if (data < 0 || (uint64_t)data >= size)
+			break;   /* ENXIO: no data past here */
+		hole = lseek(in, data, SEEK_HOLE);
+		if (hole < 0 || (uint64_t)hole > size)
+			hole = (off_t)size;
+		oin = oout = data;
+		while (oin < hole) {
+			size_t want = (uint64_t)(hole - oin) < (1u << 30) ? (size_t)(hole - oin)
+									  : (1u << 30);
+			ssize_t n = copy_file_range(in, &oin, w->fd, &oout, want, 0);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL ||
+				      errno == EOPNOTSUPP))
+				return 1;
+			if (n < 0)
+				return fail(w, XERR_IO, "%s: copy at byte %llu failed: %s", w->path,
+					    (unsigned long long)oout, strerror(errno));
+			if (n == 0)
+				return 1;   /* short source: let the reader say why */
+			copied += (uint64_t)n;
+			progress(w, (uint64_t)n);
+		}
+		data = hole;
+	}
+	/* Holes count as copied for the progress bar. */
+	progress(w, size - copied);
+	return 0;
+#else
+	(void)w;
+	(void)in;
+	return 1;
+#endif
+}
+
+static int copy_input(struct out *w)
+{
+	int in = ximg_raw_fd(w->ctx->img);
+	struct stat st;
+	uint64_t done0 = w->done;
+
+	/* Only a whole raw file (not a slice of one, not a device) qualifies. */
+	if (!w->is_blk && in >= 0 && fstat(in, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (uint64_t)st.st_size == w->ctx->image_size) {
+		int rc = copy_ranges(w, in);
+
+		if (rc <= 0)
+			return rc;
+		w->done = done0;   /* start over through the reader */
+		if (ftruncate(w->fd, 0) != 0 || ftruncate(w->fd, (off_t)w->size) != 0)
+			return fail(w, XERR_IO, "%s: %s", w->path, strerror(errno));
+	}
+	return copy_read_write(w);
+}
+
+/* ---------------------------------------------------------------- the rest */
+
+static int apply_plan(struct out *w)
+{
+	for (size_t i = 0; i < w->plan->nchanges; i++) {
+		const struct xr_change *c = &w->plan->changes[i];
+		int rc = pwrite_full(w, c->bytes, c->len, c->offset);
+
+		if (rc)
+			return rc;
+		progress(w, c->len);
+	}
+	return 0;
+}
+
+static int hash_out(struct out *w, uint8_t digest[XSHA256_DIGEST_LEN])
+{
+	struct xsha256 h;
+
+	xsha256_init(&h);
+	for (uint64_t off = 0; off < w->size;) {
+		size_t want = w->size - off < COPY_CHUNK ? (size_t)(w->size - off) : COPY_CHUNK;
+		ssize_t n = pread(w->fd, w->buf, want, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return fail(w, XERR_IO, "%s: re-reading byte %llu failed: %s", w->path,
+				    (unsigned long long)off, n < 0 ? strerror(errno) : "short file");
+		xsha256_update(&h, w->buf, (size_t)n);
+		off += (uint64_t)n;
+		progress(w, (uint64_t)n);
+	}
+	xsha256_final(&h, digest);
+	return 0;
+}
+
+int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *out_path,
+		    const struct xr_output_opts *o, uint8_t out_sha256[32], char *err,
+		    size_t errlen)
+{
+	struct out w;
+	int rc;
+
+	memset(&w, 0, sizeof(w));
+	w.ctx = ctx;
+	w.plan = plan;
+	w.o = o;
+	w.path = out_path;
+	w.fd = -1;
+	w.err = err;
+	w.errlen = errlen;
+	if (err && errlen)
+		err[0] = '\0';
+	memset(out_sha256, 0, XSHA256_DIGEST_LEN);
+	if (!plan->sorted && plan->nchanges)
+		return fail(&w, XERR_USAGE, "the plan is not finished");
+	w.size = ctx->image_size;
+	for (size_t i = 0; i < plan->nchanges; i++)
+		if (plan->changes[i].offset + plan->changes[i].len > w.size)
+			w.size = plan->changes[i].offset + plan->changes[i].len;
+	w.total = ctx->image_size + xr_plan_bytes(plan) + w.size;
+
+	w.buf = malloc(COPY_CHUNK);
+	if (!w.buf)
+		return fail(&w, XERR_NOMEM, "out of memory");
+	rc = open_out(&w);
+	if (rc == 0)
+		rc = copy_input(&w);
+	if (rc == 0)
+		rc = apply_plan(&w);
+	if (rc == 0 && fsync(w.fd) != 0)
+		rc = fail(&w, XERR_IO, "%s: fsync: %s", w.path, strerror(errno));
+	if (rc == 0)
+		rc = hash_out(&w, out_sha256);
+	if (w.fd >= 0 && close(w.fd) != 0 && rc == 0)
+		rc = fail(&w, XERR_IO, "%s: close: %s", w.path, strerror(errno));
+	/* A half-written file we created must not pass for a result. */
+	if (rc && w.created)
+		unlink(w.path);
+	if (rc)
+		memset(out_sha256, 0, XSHA256_DIGEST_LEN);
+	free(w.buf);
+	return rc;
+}

@@ -1,0 +1,56 @@
+/*
+ * output.h - write the repaired image: a copy of the input with the finished
+ * plan applied, and the SHA-256 of what was written.
+ *
+ * OUT holds the filesystem alone, byte for byte what the analyzer read as
+ * the image (ctx->img): for a whole-disk input that is the XFS partition the
+ * analyzer sliced out, not the disk with its partition table; for a
+ * zstd-compressed input it is the decompressed bytes.  Plan offsets are
+ * filesystem offsets, so they are OUT offsets.
+ *
+ * The evidence is protected: the input is only read, through the analyzer's
+ * read-only image (never reopened); OUT may not be the input or the device
+ * that holds it, whatever symlink or hard link names it; an existing OUT is
+ * refused unless forced; a new OUT is created 0600 (an image of someone's
+ * disk is not for other users of the machine) with O_EXCL, and removed again
+ * if writing it fails, so a half-written output never looks like a result.
+ */
+#ifndef XR_OUTPUT_H
+#define XR_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct xa_ctx;
+struct xr_plan;
+
+struct xr_output_opts {
+	/* Overwrite an existing OUT: a regular file is truncated and rewritten;
+	 * a block device (opened exclusively, so not while mounted) gets every
+	 * byte written, zeros included. */
+	bool force;
+	/* Called as bytes are copied, patched and hashed (may be NULL):
+	 * done grows monotonically to total. */
+	void (*progress)(void *arg, uint64_t done, uint64_t total);
+	void *progress_arg;
+};
+
+/*
+ * Copy ctx's image to out_path and apply plan (which must be finished, see
+ * xr_plan_finish), then fsync OUT and re-read it to compute out_sha256 over
+ * its filesystem bytes (the image size, or the end of the last change when
+ * that is further).  A regular OUT is written sparsely: all-zero 4 KiB
+ * blocks are left as holes (a raw input file is copied with
+ * copy_file_range over its data ranges, which also keeps its holes).
+ * o may be NULL (no force, no progress).
+ * Returns 0; XERR_EXISTS (OUT exists, not forced); XERR_USAGE (OUT is the
+ * input, the device under it, or not a regular file or block device; plan
+ * not finished); XERR_IO (with the OS reason); or an image read error.
+ * err receives one line for any failure.
+ */
+int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *out_path,
+		    const struct xr_output_opts *o, uint8_t out_sha256[32], char *err,
+		    size_t errlen);
+
+#endif /* XR_OUTPUT_H */

@@ -1,0 +1,179 @@
+/*
+ * sb_write.c - the primary and secondary superblocks of the repaired
+ * filesystem (see sb_write.h for which fields come from where).
+ *
+ * Why the primary is always re-encoded from the decoded superblock rather
+ * than patched in place: when the primary was destroyed, env->sb is the
+ * decoding of the secondary the vote chose, and the bytes at sector 0 are
+ * garbage; encoding from fields gives the same result in both cases and
+ * zeroes whatever stray bytes follow the structure.
+ */
+#include "reconstruct/sb_write.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "formats/dinode.h"
+#include "reconstruct/plan.h"
+
+#define QUOTA_CHKD_FLAGS (XFS_UQUOTA_CHKD | XFS_OQUOTA_CHKD | XFS_GQUOTA_CHKD | \
+			  XFS_PQUOTA_CHKD)
+
+/*
+ * Is ino an in-use regular file?  mkfs allocates the root directory, then the
+ * realtime bitmap, then the realtime summary inode, consecutively; a
+ * secondary superblock written by mkfs leaves the latter two null, so a
+ * primary rebuilt from it finds them there.  *ok is set only on a yes.
+ */
+static int is_regular_inode(const struct xr_env *env, uint64_t ino, bool *ok)
+{
+	const struct xfmt_geom *g = env->g;
+	struct xfmt_dinode d;
+	uint8_t *buf;
+	int rc;
+
+	*ok = false;
+	if (!xfmt_sb_ino_usable(g, ino))
+		return 0;
+	buf = malloc(g->inodesize);
+	if (!buf)
+		return XERR_NOMEM;
+	rc = xr_plan_read(env->plan, env->ctx, xfmt_geom_ino_byte(g, ino), buf, g->inodesize);
+	if (rc == 0 && xfmt_dinode_decode(buf, g->inodesize, g, &d) == 0 &&
+	    d.magic == XFS_DINODE_MAGIC && (d.mode & XFMT_S_IFMT) == XFMT_S_IFREG)
+		*ok = true;
+	free(buf);
+	return rc;
+}
+
+int xr_sb_primary(const struct xr_env *env, const struct xr_sb_counts *c,
+		  struct xfmt_sb *out)
+{
+	bool from_secondary = env->ctx && env->ctx->geom_source == XA_GEOM_VOTE;
+	bool ok;
+	int rc;
+
+	*out = *env->sb;
+	out->inprogress = 0;
+	out->shared_vn = 0;
+	out->icount = c->icount;
+	out->ifree = c->ifree;
+	out->fdblocks = c->fdblocks;
+	out->frextents = c->frextents;
+	/* xfs_repair ORs a non-zero mirror back into features2; we also set
+	 * the mirror when it is zero, as mkfs and the kernel write it. */
+	out->features2 |= out->bad_features2;
+	out->bad_features2 = out->features2;
+	out->features_incompat &= ~XFS_SB_FEAT_INCOMPAT_NEEDSREPAIR;
+	/* Repair converts every inode to version 2 link counts. */
+	out->versionnum |= XFS_SB_VERSION_NLINKBIT | c->version_bits;
+	if (c->quota_recheck)
+		out->qflags &= (uint16_t)~QUOTA_CHKD_FLAGS;
+
+	if (c->rootino)
+		out->rootino = c->rootino;
+	if (c->rbmino)
+		out->rbmino = c->rbmino;
+	else if (out->rbmino == XFS_NULLFSINO && out->rootino != XFS_NULLFSINO) {
+		rc = is_regular_inode(env, out->rootino + 1, &ok);
+		if (rc)
+			return rc;
+		if (ok)
+			out->rbmino = out->rootino + 1;
+	}
+	if (c->rsumino)
+		out->rsumino = c->rsumino;
+	else if (out->rsumino == XFS_NULLFSINO && out->rootino != XFS_NULLFSINO) {
+		rc = is_regular_inode(env, out->rootino + 2, &ok);
+		if (rc)
+			return rc;
+		if (ok)
+			out->rsumino = out->rootino + 2;
+	}
+	/* A secondary's zero LSN would put the primary behind its own log;
+	 * take the LSN the repair stamps on what it writes. */
+	if (from_secondary && env->v5)
+		out->lsn = env->lsn;
+	return 0;
+}
+
+void xr_sb_secondary(const struct xfmt_sb *primary, struct xfmt_sb *out)
+{
+	*out = *primary;
+	out->inprogress = 1;
+	out->icount = 0;
+	out->ifree = 0;
+	out->fdblocks = 0;
+	out->frextents = 0;
+	out->qflags = 0;
+	out->flags = 0;
+	/* mkfs never sets quota inodes in a copy; xfs_repair zeroes any that
+	 * is not null. */
+	if (out->uquotino != XFS_NULLFSINO)
+		out->uquotino = 0;
+	if (out->gquotino != XFS_NULLFSINO)
+		out->gquotino = 0;
+	if (out->pquotino != XFS_NULLFSINO)
+		out->pquotino = 0;
+	out->features_incompat &= ~XFS_SB_FEAT_INCOMPAT_NEEDSREPAIR;
+}
+
+/* Encode sb as one sector and plan it at the start of AG agno. */
+static int plan_sector(const struct xr_env *env, const struct xfmt_sb *sb, uint32_t agno,
+		       int action)
+{
+	const struct xfmt_geom *g = env->g;
+	uint8_t *buf;
+	int rc;
+
+	if (g->sectsize < XFS_SB_STRUCT_SIZE || agno >= g->agcount)
+		return XERR_USAGE;
+	buf = malloc(g->sectsize);
+	if (!buf)
+		return XERR_NOMEM;
+	rc = XERR_USAGE;
+	if (xfmt_sb_encode(sb, buf, g->sectsize) == 0)
+		rc = xr_plan_write(env->plan, action, "sb", agno, 0, 0,
+				   xfmt_geom_ag_byte(g, agno), buf, g->sectsize);
+	free(buf);
+	return rc;
+}
+
+int xr_sb_plan_secondary(const struct xr_env *env, const struct xfmt_sb *primary,
+			 uint32_t agno, int action)
+{
+	struct xfmt_sb sec;
+
+	if (agno == 0)
+		return XERR_USAGE;
+	xr_sb_secondary(primary, &sec);
+	return plan_sector(env, &sec, agno, action);
+}
+
+int xr_sb_plan(const struct xr_env *env, const struct xr_sb_counts *c, unsigned what,
+	       int action)
+{
+	struct xfmt_sb primary;
+	int rc;
+
+	if (!(what & (XR_SB_PRIMARY | XR_SB_SECONDARIES)))
+		return XERR_USAGE;
+	rc = xr_sb_primary(env, c, &primary);
+	if (rc)
+		return rc;
+	if (what & XR_SB_PRIMARY) {
+		rc = plan_sector(env, &primary, 0, action);
+		if (rc)
+			return rc;
+	}
+	if (what & XR_SB_SECONDARIES) {
+		for (uint32_t agno = 1; agno < env->g->agcount; agno++) {
+			rc = xr_sb_plan_secondary(env, &primary, agno, action);
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
