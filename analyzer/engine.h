@@ -65,6 +65,9 @@ struct xa_ag {
 	 * in key order (count bounded by the blocks actually walked). */
 	struct xa_ichunk *chunks;
 	size_t            nchunks, chunks_cap;
+	/* The inobt was unreadable: chunks come from the rmapbt's OWN_INODES
+	 * records and their free masks are unknown (only holes are set). */
+	bool              chunks_from_rmap;
 	/* Blocks claimed by AG metadata so far (headers, btree blocks, AGFL,
 	 * inode chunks); a second claim is a finding. */
 	struct xa_bitmap  claimed;

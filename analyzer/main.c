@@ -28,6 +28,7 @@
 #include "analyzer/views/fsmap.h"
 #include "analyzer/views/ls.h"
 #include "analyzer/views/show.h"
+#include "reconstruct/cmd_repair.h"
 
 enum {
 	EXIT_CLEAN = 0,
@@ -50,6 +51,11 @@ struct cli {
 	bool        ls_deleted;
 	bool        ls_null;
 	bool        xfs_db_format;
+	const char *out;
+	const char *report;
+	bool        force;
+	bool        dry_run;
+	bool        zero_log;
 	struct ximg_open_opts io;
 	int         nargs;
 	char      **args;
@@ -71,6 +77,7 @@ static void usage(FILE *f)
 		"  extract IMAGE [PATH] -C DIR   copy files out into DIR (default PATH: /)\n"
 		"  bodyfile IMAGE          every path as a Sleuth Kit body line (mactime input)\n"
 		"  fsmap IMAGE             every reverse-map (rmapbt) record: who owns which blocks\n"
+		"  repair IMAGE -o OUT     write a repaired copy of the filesystem to OUT\n"
 		"\n"
 		"options:\n"
 		"  --xml FILE              (check) also write the XML report to FILE\n"
@@ -86,10 +93,16 @@ static void usage(FILE *f)
 		"  --deleted               (ls) also names of deleted entries still in the blocks\n"
 		"  -0, --null              (ls) names as stored, each entry ended by a NUL byte\n"
 		"  --xfs-db                (fsmap) lines exactly as xfs_db's fsmap prints them\n"
+		"  -o, --output OUT        (repair) the repaired image to write (never the input)\n"
+		"  --report FILE           (repair) the XML report: changes, orphans, hashes\n"
+		"  --force                 (repair) overwrite an existing OUT\n"
+		"  --dry-run               (repair) print the plan, write nothing\n"
+		"  --zero-log              (repair) discard a dirty log, as xfs_repair -L does\n"
 		"  -h, --help              this text;  --version  the version\n"
 		"\n"
 		"The image is only ever opened read-only.\n"
-		"exit codes: 0 clean, 4 problems found, 8 operational error, 16 usage error\n");
+		"exit codes: 0 clean, 1 problems repaired (repair), 4 problems found or left,\n"
+		"            8 operational error, 16 usage error\n");
 }
 
 static int parse_cli(int argc, char **argv, struct cli *c)
@@ -97,7 +110,12 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 	static const struct option longopts[] = {
 		{ "xml", required_argument, NULL, 'x' },
 		{ "no-hash", no_argument, NULL, 'H' },
-		{ "offset", required_argument, NULL, 'o' },
+		{ "offset", required_argument, NULL, 'O' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "report", required_argument, NULL, 'r' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "zero-log", no_argument, NULL, 'L' },
 		{ "partition", required_argument, NULL, 'p' },
 		{ "annotate", no_argument, NULL, 'a' },
 		{ "progress", no_argument, NULL, 'P' },
@@ -115,7 +133,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 	int opt;
 
 	memset(c, 0, sizeof(*c));
-	while ((opt = getopt_long(argc, argv, "qhlRC:0", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qhlRC:0o:", longopts, NULL)) != -1) {
 		uint64_t v;
 
 		switch (opt) {
@@ -126,6 +144,21 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			c->no_hash = true;
 			break;
 		case 'o':
+			c->out = optarg;
+			break;
+		case 'r':
+			c->report = optarg;
+			break;
+		case 'f':
+			c->force = true;
+			break;
+		case 'n':
+			c->dry_run = true;
+			break;
+		case 'L':
+			c->zero_log = true;
+			break;
+		case 'O':
 			if (xa_parse_u64(optarg, &v)) {
 				fprintf(stderr, "xfsrecon: --offset needs a byte count, not '%s'\n", optarg);
 				return -1;
@@ -215,6 +248,30 @@ static int exit_for_error(int rc)
 	return rc == XERR_USAGE ? EXIT_USAGE : EXIT_OPERATIONAL;
 }
 
+static int run_repair(const struct cli *c)
+{
+	struct xr_cmd_repair_opts ro = { 0 };
+
+	if (c->nargs) {
+		fprintf(stderr, "xfsrecon: unexpected argument '%s'\n", c->args[0]);
+		return EXIT_USAGE;
+	}
+	if (!c->out && !c->dry_run) {
+		fprintf(stderr, "xfsrecon: repair needs -o OUT (or --dry-run)\n");
+		return EXIT_USAGE;
+	}
+	ro.image = c->image;
+	ro.io = &c->io;
+	ro.out = c->out;
+	ro.report = c->report;
+	ro.force = c->force;
+	ro.dry_run = c->dry_run;
+	ro.zero_log = c->zero_log;
+	ro.progress = c->progress;
+	ro.quiet = c->quiet;
+	return xr_cmd_repair(&ro, stdout, stderr);
+}
+
 static int run(const struct cli *c)
 {
 	struct xa_options opts = { 0 };
@@ -223,6 +280,13 @@ static int run(const struct cli *c)
 	unsigned mode;
 	int rc, code = EXIT_CLEAN;
 
+	if (!strcmp(c->command, "repair"))
+		return run_repair(c);
+	if (c->out || c->report || c->force || c->dry_run || c->zero_log) {
+		fprintf(stderr, "xfsrecon: -o, --report, --force, --dry-run and --zero-log belong to "
+			"repair\n");
+		return EXIT_USAGE;
+	}
 	if (!strcmp(c->command, "check"))
 		mode = XA_RUN_CHECK;
 	else if (!strcmp(c->command, "info") || !strcmp(c->command, "show") ||

@@ -124,6 +124,16 @@ void xfmt_bmbt_rec_decode(const uint8_t *p, struct xfmt_bmbt_rec *out)
 	out->blockcount = (uint32_t)(l1 & XFS_BMBT_BLOCKCOUNT_MASK);
 }
 
+void xfmt_bmbt_rec_encode(uint8_t *p, const struct xfmt_bmbt_rec *r)
+{
+	uint64_t l0 = ((uint64_t)(r->unwritten ? 1 : 0) << 63) |
+		      ((r->startoff & XFS_BMBT_STARTOFF_MASK) << 9) | ((r->startblock >> 43) & 0x1FFu);
+	uint64_t l1 = (r->startblock << 21) | (r->blockcount & XFS_BMBT_BLOCKCOUNT_MASK);
+
+	xfmt_put_be64(p, l0);
+	xfmt_put_be64(p + 8, l1);
+}
+
 uint64_t xfmt_bmbt_key_decode(const uint8_t *p)
 {
 	return xfmt_get_be64(p);

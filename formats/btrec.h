@@ -127,6 +127,8 @@ void xfmt_alloc_rec_encode(uint8_t *p, const struct xfmt_alloc_rec *r);
 void xfmt_inobt_rec_encode(uint8_t *p, bool sparse, const struct xfmt_inobt_rec *r);
 void xfmt_rmap_rec_encode(uint8_t *p, const struct xfmt_rmap_rec *r);
 void xfmt_refc_rec_encode(uint8_t *p, const struct xfmt_refc_rec *r);
+/* A bmbt extent record (fields beyond their widths are masked). */
+void xfmt_bmbt_rec_encode(uint8_t *p, const struct xfmt_bmbt_rec *r);
 /* rm_offset from a file offset (masked to 54 bits) and the flags. */
 uint64_t xfmt_rmap_raw_offset(uint64_t offset, bool attr_fork, bool bmbt_block,
 			      bool unwritten);

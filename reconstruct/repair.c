@@ -24,8 +24,10 @@
 #include "analyzer/errors.h"
 #include "formats/btrec.h"
 #include "formats/geom.h"
+#include "reconstruct/log_clear.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair_int.h"
+#include "reconstruct/sb_write.h"
 
 int rp_answer(struct xr_rp *rp, int action, size_t fi)
 {
@@ -48,7 +50,9 @@ bool rp_record_dropped(const struct xr_rp *rp, uint64_t owner, uint32_t flags)
 		return false;
 	if (xa_u64set_has(&rp->cleared, owner))
 		return true;
-	return (flags & XA_OWN_ATTR) && xa_u64set_has(&rp->attr_dropped, owner);
+	if (flags & XA_OWN_ATTR)
+		return xa_u64set_has(&rp->attr_dropped, owner);
+	return xa_u64set_has(&rp->dir_rewritten, owner);
 }
 
 /* ------------------------------------------------------------------ */
@@ -80,16 +84,15 @@ static bool is_ag_finding(const struct xa_finding *f)
 	}
 }
 
-/* Why AG agno's kept ownership cannot be trusted for a rebuild, or NULL. */
-static const char *ag_blocked(struct xr_rp *rp, uint32_t agno)
+const char *rp_ag_blocked(struct xr_rp *rp, uint32_t agno)
 {
 	struct xa_ctx *ctx = rp->ctx;
 	const struct xa_ag *ag = &ctx->ags[agno];
 
 	if (!xa_own_forward(ctx, agno, NULL))
 		return "no ownership was collected";
-	if (!ag->agi_ok || !ag->bt[XA_BT_INO].walked)
-		return "the inode btree could not be read, so its inode chunks are unknown";
+	if ((!ag->agi_ok || !ag->bt[XA_BT_INO].walked) && !ag->chunks_from_rmap)
+		return "the inode btree could not be read and no rmapbt says where the inodes are";
 	for (size_t i = 0; i < ctx->findings.count; i++) {
 		const struct xa_finding *f = &ctx->findings.items[i];
 
@@ -116,6 +119,13 @@ static int ag_kept(struct xr_rp *rp, uint32_t agno, struct xa_ownlist *out)
 		if (rp_record_dropped(rp, r->owner, r->flags))
 			continue;
 		rc = xa_ownlist_add(out, r->agbno, r->len, r->owner, r->offset, r->flags);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < rp->ags[agno].added.n; i++) {
+		const struct xa_ownrec *r = &rp->ags[agno].added.recs[i];
+		int rc = xa_ownlist_add(out, r->agbno, r->len, r->owner, r->offset, r->flags);
+
 		if (rc)
 			return rc;
 	}
@@ -149,7 +159,8 @@ static int ag_chunks(struct xr_rp *rp, uint32_t agno, struct xa_ichunk **out, si
 				c[i].free |= 1ull << k;  /* holes are recorded free */
 				continue;
 			}
-			used = xa_irec_find(ctx, ino) && !xa_u64set_has(&rp->cleared, ino);
+			used = (xa_irec_find(ctx, ino) && !xa_u64set_has(&rp->cleared, ino)) ||
+			       xa_u64set_has(&rp->new_inodes, ino);
 			if (!used) {
 				c[i].free |= 1ull << k;
 				c[i].freecount++;
@@ -171,7 +182,7 @@ static int plan_ag(struct xr_rp *rp, uint32_t agno)
 	size_t nchunks = 0;
 	int rc;
 
-	ra->blocked = ag_blocked(rp, agno);
+	ra->blocked = rp_ag_blocked(rp, agno);
 	if (ra->blocked) {
 		rp->sum->ags_blocked++;
 		return 0;
@@ -222,30 +233,104 @@ out:
 /* ------------------------------------------------------------------ */
 /* Superblocks and log. */
 
+/* The summary counters of the repaired filesystem: rebuilt AGs say theirs,
+ * the others what their trees held (as the counters pass computes them). */
+static void sum_counters(struct xr_rp *rp, struct xr_sb_counts *c)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	bool has_rmap = xfmt_geom_has_rmapbt(&ctx->geom);
+
+	memset(c, 0, sizeof(*c));
+	c->frextents = ctx->sb.frextents;
+	for (uint32_t a = 0; a < ctx->nags; a++) {
+		const struct xa_ag *ag = &ctx->ags[a];
+		const struct rp_ag *ra = &rp->ags[a];
+		const struct xa_btree_sum *bno = &ag->bt[XA_BT_BNO], *cnt = &ag->bt[XA_BT_CNT];
+		const struct xa_btree_sum *rmap = &ag->bt[XA_BT_RMAP];
+
+		if (ra->have_res) {
+			c->icount += ra->res.icount;
+			c->ifree += ra->res.ifree;
+			c->fdblocks += ra->res.freeblks + ra->res.flcount + ra->res.btreeblks;
+			continue;
+		}
+		c->icount += ag->bt[XA_BT_INO].walked ? ag->inodes : ag->agi.count;
+		c->ifree += ag->bt[XA_BT_INO].walked ? ag->free_inodes : ag->agi.freecount;
+		c->fdblocks += (bno->walked ? ag->free_blocks : ag->agf.freeblks) + ag->agf.flcount;
+		if (bno->walked && cnt->walked && (!has_rmap || rmap->walked))
+			c->fdblocks += (bno->blocks - 1) + (cnt->blocks - 1) +
+				       (has_rmap ? rmap->blocks - 1 : 0);
+		else
+			c->fdblocks += ag->agf.btreeblks;
+	}
+}
+
 static int plan_superblocks(struct xr_rp *rp)
 {
 	struct xa_ctx *ctx = rp->ctx;
-	bool need = false;
+	struct xr_sb_counts c;
+	unsigned what = 0;
+	int action, rc;
 
 	for (size_t i = 0; i < ctx->findings.count; i++) {
-		unsigned fam = rp_family(ctx->findings.items[i].p.code);
+		const struct xa_finding *f = &ctx->findings.items[i];
+		unsigned fam = rp_family(f->p.code);
 
-		if (fam == FAM_SB || fam == FAM_SBCOPY || ctx->findings.items[i].p.code == XP_cntSbCounter)
-			need = true;
+		if (fam == FAM_SB || f->p.code == XP_cntSbCounter)
+			what |= XR_SB_PRIMARY;
+		if (fam == FAM_SBCOPY)
+			what |= XR_SB_PRIMARY | XR_SB_SECONDARIES;
 	}
+	if (ctx->geom_source != XA_GEOM_PRIMARY)
+		what |= XR_SB_PRIMARY;
 	for (uint32_t a = 0; a < ctx->nags; a++)
 		if (rp->ags[a].have_res)
-			need = true;
-	if (!need)
+			what |= XR_SB_PRIMARY;
+	if (rp->cleared.used || rp->new_inodes.used)
+		what |= XR_SB_PRIMARY;
+	if (!what)
 		return 0;
-	/* Superblock writer: not yet part of the plan. */
+	sum_counters(rp, &c);
+	action = xr_plan_action(rp->plan, "rewrite-superblocks", XR_NO_AG, 0,
+				"%s rewritten from the %s superblock with recomputed counters",
+				(what & XR_SB_SECONDARIES) ? "primary and secondary superblocks" :
+							     "primary superblock",
+				ctx->geom_source == XA_GEOM_PRIMARY ? "primary" : "voted secondary");
+	if (action < 0)
+		return action;
+	rc = xr_sb_plan(&rp->env, &c, what, action);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xa_finding *f = &ctx->findings.items[i];
+		unsigned fam = rp_family(f->p.code);
+
+		if (fam == FAM_SB || fam == FAM_SBCOPY || f->p.code == XP_cntSbCounter) {
+			rc = rp_answer(rp, action, i);
+			if (rc)
+				return rc;
+		}
+	}
 	return 0;
 }
 
-static int plan_log(struct xr_rp *rp)
+/* A dirty log the user asked to discard: a clean log of a later cycle. */
+static int plan_log(struct xr_rp *rp, uint32_t cycle)
 {
-	(void)rp;
-	return 0;
+	struct xa_ctx *ctx = rp->ctx;
+	int action, rc;
+
+	if (!ctx->log_dirty || !rp->o->zero_log)
+		return 0;
+	action = xr_plan_action(rp->plan, "zero-log", XR_NO_AG, 0,
+				"dirty log discarded: a clean log of cycle %" PRIu32 " written", cycle);
+	if (action < 0)
+		return action;
+	rc = xr_log_clear_plan(&rp->env, cycle, action);
+	for (size_t i = 0; !rc && i < ctx->findings.count; i++)
+		if (ctx->findings.items[i].p.code == XP_imageDirtyLog)
+			rc = rp_answer(rp, action, i);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -254,6 +339,7 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 		   struct xr_repair_summary *sum, char *err, size_t errlen)
 {
 	struct xr_rp rp;
+	uint32_t log_cycle = 0;
 	int rc = 0;
 
 	memset(sum, 0, sizeof(*sum));
@@ -287,8 +373,19 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 		sum->refused = true;
 		goto count;
 	}
+	if (ctx->log_dirty) {
+		/* Metadata written now must not be ahead of the new log's head. */
+		rc = xr_log_clear_cycle(&rp.env, ctx->log_last_lsn, &log_cycle);
+		if (rc) {
+			snprintf(err, errlen, "the dirty log cannot be discarded: %s", xerr_str(rc));
+			goto out;
+		}
+		rp.env.lsn = xr_log_clear_head_lsn(&rp.env, log_cycle);
+	}
 
 	rc = rp_plan_inodes(&rp);
+	if (!rc)
+		rc = rp_plan_names(&rp);
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < ctx->findings.count; i++) {
@@ -308,7 +405,7 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 	}
 	rc = plan_superblocks(&rp);
 	if (!rc)
-		rc = plan_log(&rp);
+		rc = plan_log(&rp, log_cycle);
 	if (!rc)
 		rc = xr_plan_finish(plan, ctx);
 	if (rc)
@@ -329,7 +426,10 @@ out:
 		snprintf(err, errlen, "%s", xerr_str(rc));
 	xa_u64set_release(&rp.cleared);
 	xa_u64set_release(&rp.attr_dropped);
-	xa_u64set_release(&rp.ino_indexed);
+	xa_u64set_release(&rp.dir_rewritten);
+	xa_u64set_release(&rp.new_inodes);
+	if (rp.ags)
+		rp_space_release(&rp);
 	free(rp.ags);
 	free(rp.answered);
 	return rc;

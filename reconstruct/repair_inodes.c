@@ -53,7 +53,7 @@ static bool inode_finding(const struct xa_finding *f)
 	case FAM_BTREE:
 		return true;
 	case FAM_NS:
-		return f->p.code == XP_nsBadLinkCount || f->p.code == XP_nsUnlinkedOpen;
+		return f->p.code == XP_nsUnlinkedOpen;
 	default:
 		return false;
 	}

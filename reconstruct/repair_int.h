@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analyzer/check/ownrec.h"
+#include "analyzer/model/bitmap.h"
 #include "analyzer/model/u64set.h"
 #include "reconstruct/ag_rebuild.h"
 #include "reconstruct/env.h"
@@ -27,6 +29,10 @@ struct rp_ag {
 	int                 action;     /* the rebuild action, -1 before it exists */
 	bool                have_res;
 	struct xr_ag_result res;
+	/* Space handed out by the planner itself (directory blocks): */
+	bool                space_ready;  /* used is built */
+	struct xa_bitmap    used;         /* blocks owned before the repair, or allocated */
+	struct xa_ownlist   added;        /* records of the blocks allocated */
 };
 
 struct xr_rp {
@@ -39,8 +45,9 @@ struct xr_rp {
 	bool                         *answered;      /* per finding index */
 	struct xa_u64set              cleared;       /* inodes freed by the plan */
 	struct xa_u64set              attr_dropped;  /* inodes whose attr fork is emptied */
-	struct xa_u64set              ino_indexed;   /* inodes whose inobt state the
-	                                                AG rebuild answers for */
+	struct xa_u64set              dir_rewritten; /* directories whose data fork is
+	                                                replaced by new blocks */
+	struct xa_u64set              new_inodes;    /* inodes the plan allocates */
 };
 
 static inline unsigned rp_family(unsigned code)
@@ -56,6 +63,47 @@ void rp_need_rebuild(struct xr_rp *rp, uint32_t agno);
 
 /* The inode phase: clear, mend and count inodes (repair_inodes.c). */
 int rp_plan_inodes(struct xr_rp *rp);
+
+/* The namespace phase: directories rewritten from what they still name,
+ * orphans linked into lost+found, link counts (repair_names.c). */
+int rp_plan_names(struct xr_rp *rp);
+
+/*
+ * Allocate up to want contiguous blocks (a multiple of unit) for owner (file offset, XA_OWN_*
+ * flags), in AG agno_hint when it has room, else in another AG whose owned
+ * blocks are known.  Never hands out a block anything owned before the
+ * repair (released blocks stay as they were: evidence is not overwritten).
+ * On success *agno, *agbno and *got say what was given (got <= want; the
+ * caller asks again for the rest) and the AG is marked for a rebuild.
+ * Returns 0, XERR_NOMEM, or XERR_UNSUPPORTED when no AG has a free block
+ * (repair_space.c).
+ */
+int rp_space_alloc(struct xr_rp *rp, uint32_t agno_hint, uint32_t want, uint32_t unit,
+		   uint64_t owner, uint64_t offset, uint32_t flags, uint32_t *agno, uint32_t *agbno,
+		   uint32_t *got);
+
+/* Give back every block allocated for owner (a write that could not finish). */
+void rp_space_unalloc(struct xr_rp *rp, uint64_t owner);
+
+/* Why AG agno's ownership cannot be trusted for a rebuild, or NULL. */
+const char *rp_ag_blocked(struct xr_rp *rp, uint32_t agno);
+
+/* Free what the per-AG space state holds. */
+void rp_space_release(struct xr_rp *rp);
+
+/*
+ * Rewrite directory ino (its inode read through the plan) to hold exactly
+ * the n entries e with ".." = parent: short form when it fits the inode,
+ * else new blocks from rp_space_alloc mapped as extents (its old data
+ * blocks are released).  The inode's size, format, extent count, block
+ * count and link count (nlink) are set and it is sealed.  Returns 0,
+ * XERR_NOMEM, or XERR_UNSUPPORTED when the directory cannot be written
+ * (no space, or more extents than its fork holds) - nothing planned then
+ * (dir_write.c).
+ */
+struct xfmt_dirent_in;
+int rp_dir_write(struct xr_rp *rp, int action, uint64_t ino, uint64_t parent,
+		 const struct xfmt_dirent_in *e, size_t n, uint32_t nlink);
 
 /* Is ino's record dropped from the kept ownership (cleared inode, or an
  * attr-fork record of an inode whose attr fork is emptied)? */

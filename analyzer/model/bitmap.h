@@ -50,4 +50,11 @@ static inline bool xa_bitmap_set(struct xa_bitmap *bm, uint64_t i)
 	return old;
 }
 
+/* Clear bit i; bits outside the map are ignored. */
+static inline void xa_bitmap_clear(struct xa_bitmap *bm, uint64_t i)
+{
+	if (bm->words && i < bm->nbits)
+		bm->words[i / 64] &= ~(1ull << (i % 64));
+}
+
 #endif /* XA_BITMAP_H */

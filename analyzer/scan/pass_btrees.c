@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analyzer/check/ownership.h"
+#include "analyzer/check/ownrec.h"
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
@@ -150,6 +151,71 @@ static void sum_store(struct xa_btree_sum *s, const struct xa_walk *w, uint32_t 
 	s->records = w->records;
 }
 
+/*
+ * The inode btree could not be read but the rmapbt could: the inode chunks
+ * are where the rmapbt's OWN_INODES records say, so the inodes pass can
+ * still read every inode.  Which inodes are free is then unknown (the
+ * inodes pass takes it from the modes); sparse chunks get their holemask
+ * from the blocks present.  Work is one step per 64 inodes of each record,
+ * and a record never spans more than its AG.
+ */
+static int chunks_from_rmap(struct xa_ctx *ctx, struct xa_ag *ag)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	const struct xa_ownlist *rm = xa_own_rmap(ctx, ag->agno);
+	uint32_t aglen = xfmt_geom_ag_length(g, ag->agno);
+
+	ag->nchunks = 0;
+	ag->inodes = ag->free_inodes = 0;
+	ag->chunks_from_rmap = true;
+	for (size_t i = 0; rm && i < rm->n; i++) {
+		const struct xa_ownrec *r = &rm->recs[i];
+		uint64_t first, end;
+
+		if (r->owner != XFS_RMAP_OWN_INODES || r->agbno >= aglen || r->len > aglen - r->agbno)
+			continue;
+		first = (uint64_t)r->agbno << g->inopblog;
+		end = (uint64_t)(r->agbno + r->len) << g->inopblog;
+		for (uint64_t start = first & ~63ull; start < end; start += 64) {
+			uint64_t lo = first > start ? first : start, hi = end < start + 64 ? end : start + 64;
+			uint64_t present = (hi - lo == 64 ? ~0ull : ((1ull << (hi - lo)) - 1)) << (lo - start);
+			struct xa_ichunk *c;
+
+			if (start > UINT32_MAX)
+				break;
+			if (ag->nchunks && ag->chunks[ag->nchunks - 1].startino == start) {
+				c = &ag->chunks[ag->nchunks - 1];
+				present |= ~c->free;
+			} else {
+				if (ag->nchunks == ag->chunks_cap) {
+					size_t ncap = ag->chunks_cap ? ag->chunks_cap * 2 : 64;
+					struct xa_ichunk *n = realloc(ag->chunks, ncap * sizeof(*n));
+
+					if (!n)
+						return XERR_NOMEM;
+					ag->chunks = n;
+					ag->chunks_cap = ncap;
+				}
+				c = &ag->chunks[ag->nchunks++];
+			}
+			c->startino = (uint32_t)start;
+			c->free = ~present;       /* holes; free slots are learnt later */
+			c->freecount = 0;
+			c->holemask = 0;
+			c->count = 0;
+			for (unsigned j = 0; j < 16; j++) {
+				if (((present >> (4 * j)) & 0xF) == 0)
+					c->holemask |= (uint16_t)(1u << j);
+				else
+					c->count += 4;
+			}
+		}
+	}
+	for (size_t i = 0; i < ag->nchunks; i++)
+		ag->inodes += ag->chunks[i].count;
+	return 0;
+}
+
 static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 {
 	const struct xfmt_geom *g = &ctx->geom;
@@ -208,6 +274,9 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 			}
 		}
 	}
+	if ((!ag->agi_ok || !ag->bt[XA_BT_INO].walked) && xfmt_geom_has_rmapbt(g) &&
+	    ag->agf_ok && ag->bt[XA_BT_RMAP].walked && ctx->own)
+		return chunks_from_rmap(ctx, ag);
 	return 0;
 }
 

@@ -1,0 +1,277 @@
+/*
+ * cmd_repair.c - the `repair` command (see cmd_repair.h).
+ *
+ * Steps: check the input (keeping the ownership lists), plan, then either
+ * print the plan (--dry-run) or write OUT, check OUT with the same checker,
+ * and write the report.  The exit code comes from the check of OUT, not
+ * from the plan: "repaired" is a claim the output itself must bear out.
+ */
+#include "reconstruct/cmd_repair.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "analyzer/io/image.h"
+#include "analyzer/io/sha256.h"
+#include "analyzer/report/report_text.h"
+#include "reconstruct/output.h"
+#include "reconstruct/plan.h"
+#include "reconstruct/repair.h"
+#include "reconstruct/repair_report.h"
+
+static void pass_progress(void *arg, const char *pass, uint32_t agno, uint32_t nags)
+{
+	FILE *errs = arg;
+
+	if (agno == UINT32_MAX)
+		fprintf(errs, "xfsrecon: %s\n", pass);
+	else
+		fprintf(errs, "xfsrecon: %s: AG %" PRIu32 " of %" PRIu32 "\n", pass, agno + 1, nags);
+}
+
+/* A bar on a terminal, one line per 10 % otherwise. */
+struct bar {
+	FILE *errs;
+	bool  tty;
+	int   last;
+};
+
+static void copy_progress(void *arg, uint64_t done, uint64_t total)
+{
+	struct bar *b = arg;
+	int pct = total ? (int)(done * 100 / total) : 100;
+
+	if (pct == b->last)
+		return;
+	if (b->tty) {
+		int fill = pct / 4;
+
+		fprintf(b->errs, "\rxfsrecon: writing output [%.*s%*s] %3d%%", fill,
+			"#########################", 25 - fill, "", pct);
+		if (pct >= 100)
+			fputc('\n', b->errs);
+	} else if (pct / 10 != b->last / 10 || pct == 100) {
+		fprintf(b->errs, "xfsrecon: writing output: %d%%\n", pct);
+	}
+	b->last = pct;
+	fflush(b->errs);
+}
+
+static void print_plan(FILE *out, const struct xa_ctx *ctx, const struct xr_plan *plan)
+{
+	for (size_t i = 0; i < plan->nactions; i++) {
+		const struct xr_action *a = &plan->actions[i];
+		uint64_t bytes = 0, n = 0;
+
+		for (size_t k = 0; k < plan->nchanges; k++)
+			if (plan->changes[k].action == i) {
+				n++;
+				bytes += plan->changes[k].len;
+			}
+		fprintf(out, "A%zu %s: %s [%" PRIu64 " writes, %" PRIu64 " bytes]\n", i + 1, a->kind,
+			a->text, n, bytes);
+		for (size_t k = 0; k < a->nfindings; k++) {
+			const struct xa_finding *f = &ctx->findings.items[a->findings[k]];
+			char msg[512];
+
+			xa_finding_render(f, msg, sizeof(msg));
+			fprintf(out, "    answers F%zu [%s] %s\n", a->findings[k] + 1,
+				xprob_id(f->p.code) ? xprob_id(f->p.code) : "unknown", msg);
+		}
+	}
+	for (size_t i = 0; i < plan->nchanges; i++) {
+		const struct xr_change *c = &plan->changes[i];
+
+		fprintf(out, "write %" PRIu32 " bytes at byte %" PRIu64 " (%s", c->len, c->offset,
+			c->structure);
+		if (c->agno != XR_NO_AG)
+			fprintf(out, ", AG %" PRIu32 " block %" PRIu32, c->agno, c->agbno);
+		if (c->ino)
+			fprintf(out, ", inode %" PRIu64, c->ino);
+		fprintf(out, ") for A%" PRIu32 "\n", c->action + 1);
+	}
+}
+
+/* Findings no action answers, one line each. */
+static void print_unanswered(FILE *out, const struct xa_ctx *ctx, const struct xr_plan *plan)
+{
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xa_finding *f = &ctx->findings.items[i];
+		bool answered = false;
+		char msg[512];
+
+		if (xprob_severity_of(f->p.code) != XSEV_ERROR)
+			continue;
+		for (size_t a = 0; a < plan->nactions && !answered; a++)
+			for (size_t k = 0; k < plan->actions[a].nfindings && !answered; k++)
+				answered = plan->actions[a].findings[k] == i;
+		if (answered)
+			continue;
+		xa_finding_render(f, msg, sizeof(msg));
+		fprintf(out, "not repaired: F%zu [%s] %s\n", i + 1,
+			xprob_id(f->p.code) ? xprob_id(f->p.code) : "unknown", msg);
+	}
+}
+
+/* Check OUT with the same checker; fills the counts, keeps the context. */
+static int check_output(const char *path, struct xa_ctx *after, FILE *errs)
+{
+	struct xa_options opts = { 0 };
+	char err[512];
+	int rc;
+
+	rc = xa_ctx_open(after, path, NULL, &opts, err, sizeof(err));
+	if (rc) {
+		fprintf(errs, "xfsrecon: checking the output: %s\n", err);
+		return rc;
+	}
+	rc = xa_run(after, XA_RUN_CHECK);
+	if (rc) {
+		fprintf(errs, "xfsrecon: checking the output: %s\n", xerr_str(rc));
+		xa_ctx_release(after);
+		return rc;
+	}
+	xa_findings_sort(&after->findings);
+	return 0;
+}
+
+static int finish_report(const struct xr_cmd_repair_opts *o, const struct xa_ctx *ctx,
+			 const struct xr_plan *plan, const struct xr_repair_summary *sum,
+			 const struct xr_report_info *ri, FILE *errs)
+{
+	char err[512];
+	int rc;
+
+	if (!o->report)
+		return 0;
+	rc = xr_repair_report_write(ctx, plan, sum, ri, o->report, err, sizeof(err));
+	if (rc)
+		fprintf(errs, "xfsrecon: %s\n", err);
+	return rc;
+}
+
+int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
+{
+	struct xa_options opts = { 0 };
+	struct xr_repair_opts ro = { o->zero_log };
+	struct xr_repair_summary sum;
+	struct xr_report_info ri;
+	struct xr_plan plan;
+	struct xa_ctx ctx, after;
+	bool after_open = false;
+	char err[512] = "";
+	int rc, code;
+
+	memset(&ri, 0, sizeof(ri));
+	opts.keep_ownership = true;
+	if (o->progress) {
+		opts.progress = pass_progress;
+		opts.progress_arg = errs;
+	}
+	rc = xa_ctx_open(&ctx, o->image, o->io, &opts, err, sizeof(err));
+	if (rc) {
+		fprintf(errs, "xfsrecon: %s\n", err);
+		return rc == XERR_USAGE ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
+	}
+	xr_plan_init(&plan);
+	rc = xa_run(&ctx, XA_RUN_CHECK);
+	if (rc == XERR_NOTXFS || (rc == 0 && ctx.geom_source == XA_GEOM_NONE)) {
+		fprintf(errs, "xfsrecon: %s: not an XFS filesystem (no usable superblock)\n", o->image);
+		code = XR_EXIT_OPERATIONAL;
+		goto out;
+	}
+	if (rc == 0 && (ctx.truncated || ctx.read_errors)) {
+		fprintf(errs, "xfsrecon: %s: the image is %s; refusing to repair from incomplete "
+			"evidence\n", o->image, ctx.truncated ? "truncated" : "unreadable in places");
+		code = XR_EXIT_OPERATIONAL;
+		goto out;
+	}
+	if (rc == 0 && ximg_sha256(ctx.img, ctx.sha256) == 0)
+		ctx.have_sha256 = true;
+	if (rc == 0)
+		rc = xr_repair_plan(&ctx, &ro, &plan, &sum, err, sizeof(err));
+	if (rc) {
+		fprintf(errs, "xfsrecon: %s: %s\n", o->image, err[0] ? err : xerr_str(rc));
+		code = XR_EXIT_OPERATIONAL;
+		goto out;
+	}
+	if (sum.refused) {
+		fprintf(errs, "xfsrecon: %s: the log is dirty: the newest metadata changes are only in "
+			"the journal.\nxfsrecon: repairing now would lose them; --zero-log discards them "
+			"(as xfs_repair -L does).\n", o->image);
+		ri.result = "refused";
+		finish_report(o, &ctx, &plan, &sum, &ri, errs);
+		code = XR_EXIT_LEFT;
+		goto out;
+	}
+	if (o->dry_run) {
+		if (!o->quiet)
+			print_plan(out, &ctx, &plan);
+		print_unanswered(out, &ctx, &plan);
+		ri.result = sum.errors == 0 && plan.nchanges == 0 ? "clean" :
+			    sum.answered == sum.errors ? "planned" : "incomplete";
+		fprintf(out, "plan: %zu actions, %zu writes (%" PRIu64 " bytes), %zu orphans; "
+			"%" PRIu64 " of %" PRIu64 " errors answered\n", plan.nactions, plan.nchanges,
+			xr_plan_bytes(&plan), plan.norphans, sum.answered, sum.errors);
+		rc = finish_report(o, &ctx, &plan, &sum, &ri, errs);
+		code = rc ? XR_EXIT_OPERATIONAL : sum.errors ? XR_EXIT_LEFT : XR_EXIT_CLEAN;
+		goto out;
+	}
+
+	{
+		struct bar bar = { errs, isatty(fileno(errs)) != 0, -1 };
+		struct xr_output_opts oo = { 0 };
+
+		oo.force = o->force;
+		if (o->progress || bar.tty) {
+			oo.progress = copy_progress;
+			oo.progress_arg = &bar;
+		}
+		rc = xr_output_write(&ctx, &plan, o->out, &oo, ri.out_sha256, err, sizeof(err));
+		if (rc) {
+			fprintf(errs, "xfsrecon: %s\n", err);
+			code = rc == XERR_USAGE || rc == XERR_EXISTS ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
+			goto out;
+		}
+		ri.out_path = o->out;
+		ri.have_out_sha = true;
+	}
+	if (!o->quiet)
+		print_plan(out, &ctx, &plan);
+	rc = check_output(o->out, &after, errs);
+	if (rc) {
+		code = XR_EXIT_OPERATIONAL;
+		goto out;
+	}
+	after_open = true;
+	ri.after_checked = true;
+	ri.after = &after;
+	ri.after_errors = xa_findings_count(&after.findings, XSEV_ERROR);
+	ri.after_warnings = after.findings.by_severity[XSEV_WARNING];
+	if (ri.after_errors) {
+		ri.result = "incomplete";
+		code = XR_EXIT_LEFT;
+		if (!o->quiet)
+			xa_report_text_findings(out, &after);
+	} else if (sum.errors == 0 && plan.nchanges == 0) {
+		ri.result = "clean";
+		code = XR_EXIT_CLEAN;
+	} else {
+		ri.result = "repaired";
+		code = XR_EXIT_REPAIRED;
+	}
+	fprintf(out, "%s: %zu actions, %zu writes (%" PRIu64 " bytes), %zu orphans in lost+found; "
+		"input had %" PRIu64 " errors, the output has %" PRIu64 "\n", ri.result, plan.nactions,
+		plan.nchanges, xr_plan_bytes(&plan), plan.norphans, sum.errors, ri.after_errors);
+	if (finish_report(o, &ctx, &plan, &sum, &ri, errs))
+		code = XR_EXIT_OPERATIONAL;
+out:
+	if (after_open)
+		xa_ctx_release(&after);
+	xr_plan_release(&plan);
+	xa_ctx_release(&ctx);
+	return code;
+}

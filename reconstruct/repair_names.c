@@ -1,0 +1,983 @@
+/*
+ * repair_names.c - the planner's namespace phase: the directory tree of
+ * the repaired filesystem, orphans into lost+found, link counts.
+ *
+ * Model: every live directory's entries as read (damaged blocks give what
+ * is still readable), filtered: an entry survives when its name is legal,
+ * unique in the directory, and it names a live inode (one the check found
+ * in use and the plan keeps).  The tree is walked from the root; a
+ * directory keeps the first name that reaches it, later ones are dropped.
+ * Inodes the walk does not reach are orphans: one whose directory is an
+ * orphan too moves with it, the others (and a directory found in a loop of
+ * orphan directories) are linked into /lost+found under their inode number,
+ * which is created when missing.  A directory is rewritten when it lost an
+ * entry, had a damaged block, gains lost+found or orphans, or its ".."
+ * must change; link counts are then what the tree says.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "analyzer/model/dir.h"
+#include "analyzer/model/file.h"
+#include "formats/dinode_enc.h"
+#include "formats/dir2.h"
+#include "formats/dir2_build.h"
+#include "reconstruct/plan.h"
+#include "reconstruct/repair_int.h"
+
+#define NONE SIZE_MAX
+
+struct ns_ent {
+	uint64_t ino;
+	size_t   name_off;
+	uint8_t  namelen;
+	uint8_t  ftype;      /* as stored */
+	bool     keep;
+};
+
+struct ns_dir {
+	uint64_t ino;
+	size_t   irec;       /* index into ctx->irecs, NONE for a new directory */
+	uint64_t dotdot;     /* as stored */
+	size_t   first, n;   /* its entries in ns.ents */
+	bool     rewrite;
+	uint32_t subdirs;    /* kept entries naming directories */
+};
+
+struct ns {
+	struct xr_rp  *rp;
+	struct xa_ctx *ctx;
+	struct ns_dir *dirs;
+	size_t         ndirs, dirs_cap;
+	struct ns_ent *ents;
+	size_t         nents, ents_cap;
+	uint8_t       *names;
+	size_t         nnames, names_cap;
+	/* per irec index */
+	size_t        *dir_of;     /* its ns_dir, or NONE */
+	uint64_t      *parent;     /* directories: the directory that keeps it (0 = none) */
+	uint32_t      *links;      /* names kept for it */
+	uint8_t       *reached;
+	size_t         cur;        /* directory being read */
+	/* lost+found */
+	size_t         lf;         /* ns_dir index of lost+found, NONE = none */
+	uint64_t      *orphans;    /* top-level orphans (irec indices) */
+	size_t         norphans, orphans_cap;
+};
+
+static int grow(void **arr, size_t *cap, size_t need, size_t sz)
+{
+	size_t ncap;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap : 64;
+	while (ncap < need)
+		ncap *= 2;
+	n = realloc(*arr, ncap * sz);
+	if (!n)
+		return XERR_NOMEM;
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
+
+static bool is_dir(uint16_t mode)
+{
+	return (mode & XFMT_S_IFMT) == XFMT_S_IFDIR;
+}
+
+static bool is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino)
+{
+	const struct xfmt_sb *sb = &ctx->sb;
+
+	/* A secondary superblock (the vote's choice when the primary is gone)
+	 * has no realtime inodes; mkfs puts them right after the root. */
+	if ((sb->rbmino == 0 || sb->rbmino == UINT64_MAX) &&
+	    (ino == sb->rootino + 1 || ino == sb->rootino + 2))
+		return true;
+	return ino == sb->rbmino || ino == sb->rsumino ||
+	       (ino == sb->uquotino && ino != 0) || (ino == sb->gquotino && ino != 0) ||
+	       (ino == sb->pquotino && ino != 0);
+}
+
+/* Index of live inode ino in ctx->irecs, or NONE. */
+static size_t live(struct ns *ns, uint64_t ino)
+{
+	struct xa_irec *r = xa_irec_find(ns->ctx, ino);
+
+	if (!r || xa_u64set_has(&ns->rp->cleared, ino))
+		return NONE;
+	return (size_t)(r - ns->ctx->irecs);
+}
+
+static int entry_cb(void *arg, const struct xfmt_dirent *de)
+{
+	struct ns *ns = arg;
+	struct ns_dir *d = &ns->dirs[ns->cur];
+	int dots = xfmt_dir2_name_dots(de->name, de->namelen);
+	struct ns_ent *e;
+
+	if (dots == 1)
+		return 0;
+	if (dots == 2) {
+		d->dotdot = de->ino;
+		return 0;
+	}
+	if (grow((void **)&ns->ents, &ns->ents_cap, ns->nents + 1, sizeof(*ns->ents)) ||
+	    grow((void **)&ns->names, &ns->names_cap, ns->nnames + de->namelen + 1, 1))
+		return XERR_NOMEM;
+	e = &ns->ents[ns->nents++];
+	e->ino = de->ino;
+	e->name_off = ns->nnames;
+	e->namelen = de->namelen;
+	e->ftype = de->ftype;
+	e->keep = true;
+	memcpy(ns->names + ns->nnames, de->name, de->namelen);
+	ns->nnames += de->namelen;
+	d->n++;
+	return 0;
+}
+
+/* A directory the check found damaged (any error in its blocks or entries). */
+static bool dir_damaged(const struct xa_ctx *ctx, uint64_t ino)
+{
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xa_finding *f = &ctx->findings.items[i];
+		unsigned fam = rp_family(f->p.code);
+
+		if (!(f->p.has & XPROB_HAS_INO) || f->p.ino != ino ||
+		    xprob_severity_of(f->p.code) != XSEV_ERROR)
+			continue;
+		if (fam == FAM_DIR || f->p.code == XP_nsBadDot || f->p.code == XP_nsDotdotMismatch ||
+		    f->p.code == XP_nsEntryBadInode || f->p.code == XP_nsFtypeMismatch ||
+		    f->p.code == XP_nsDirLinkedTwice)
+			return true;
+	}
+	return false;
+}
+
+static int add_dir(struct ns *ns, uint64_t ino, size_t irec)
+{
+	struct ns_dir *d;
+
+	if (grow((void **)&ns->dirs, &ns->dirs_cap, ns->ndirs + 1, sizeof(*ns->dirs)))
+		return XERR_NOMEM;
+	d = &ns->dirs[ns->ndirs];
+	memset(d, 0, sizeof(*d));
+	d->ino = ino;
+	d->irec = irec;
+	d->first = ns->nents;
+	if (irec != NONE)
+		ns->dir_of[irec] = ns->ndirs;
+	ns->ndirs++;
+	return 0;
+}
+
+static int collect_dirs(struct ns *ns)
+{
+	struct xa_ctx *ctx = ns->ctx;
+
+	for (size_t i = 0; i < ctx->nirecs; i++) {
+		const struct xa_irec *r = &ctx->irecs[i];
+		struct xa_inode ip;
+		bool complete = true;
+		int rc;
+
+		if (!is_dir(r->mode) || live(ns, r->ino) == NONE || is_metadata_inode(ctx, r->ino))
+			continue;
+		if (xa_inode_read(ctx, r->ino, &ip) != 0)
+			continue;  /* unreadable now: treated as not a directory */
+		rc = add_dir(ns, r->ino, i);
+		if (rc) {
+			xa_inode_release(&ip);
+			return rc;
+		}
+		ns->cur = ns->ndirs - 1;
+		rc = xa_dir_iterate(ctx, &ip, NULL, entry_cb, ns, &complete);
+		xa_inode_release(&ip);
+		if (rc == XERR_NOMEM)
+			return rc;
+		if (rc || !complete || dir_damaged(ctx, r->ino))
+			ns->dirs[ns->cur].rewrite = true;
+	}
+	return 0;
+}
+
+static const uint8_t *ent_name(const struct ns *ns, const struct ns_ent *e)
+{
+	return ns->names + e->name_off;
+}
+
+static const struct ns *sort_ns;
+
+static int cmp_ent_name(const void *x, const void *y)
+{
+	const struct ns_ent *a = &sort_ns->ents[*(const size_t *)x];
+	const struct ns_ent *b = &sort_ns->ents[*(const size_t *)y];
+	size_t n = a->namelen < b->namelen ? a->namelen : b->namelen;
+	int c = memcmp(ent_name(sort_ns, a), ent_name(sort_ns, b), n);
+
+	if (c)
+		return c;
+	if (a->namelen != b->namelen)
+		return a->namelen < b->namelen ? -1 : 1;
+	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
+/* Drop entries that cannot stay: bad names, duplicates, dead targets. */
+static int filter_entries(struct ns *ns)
+{
+	const struct xfmt_geom *g = &ns->ctx->geom;
+	size_t *idx = NULL, cap = 0;
+
+	for (size_t di = 0; di < ns->ndirs; di++) {
+		struct ns_dir *d = &ns->dirs[di];
+
+		for (size_t k = d->first; k < d->first + d->n; k++) {
+			struct ns_ent *e = &ns->ents[k];
+			size_t t;
+
+			if (!xfmt_dir2_name_ok(ent_name(ns, e), e->namelen) ||
+			    !xfmt_dir2_ino_ok(g, e->ino) || (t = live(ns, e->ino)) == NONE ||
+			    is_metadata_inode(ns->ctx, e->ino) || e->ino == ns->ctx->sb.rootino) {
+				e->keep = false;
+				d->rewrite = true;
+				continue;
+			}
+			if (xfmt_geom_has_ftype(g) &&
+			    e->ftype != xfmt_dir3_ftype_from_mode(ns->ctx->irecs[t].mode))
+				d->rewrite = true;
+		}
+		if (d->n < 2)
+			continue;
+		if (grow((void **)&idx, &cap, d->n, sizeof(*idx))) {
+			free(idx);
+			return XERR_NOMEM;
+		}
+		for (size_t k = 0; k < d->n; k++)
+			idx[k] = d->first + k;
+		sort_ns = ns;
+		qsort(idx, d->n, sizeof(*idx), cmp_ent_name);
+		for (size_t k = 1; k < d->n; k++) {
+			struct ns_ent *a = &ns->ents[idx[k - 1]], *b = &ns->ents[idx[k]];
+
+			if (a->namelen == b->namelen &&
+			    !memcmp(ent_name(ns, a), ent_name(ns, b), a->namelen) && b->keep) {
+				b->keep = false;
+				d->rewrite = true;
+			}
+		}
+	}
+	free(idx);
+	return 0;
+}
+
+/*
+ * Walk from directory index start (already marked reached): directory
+ * children are kept only where parent[] names this directory and they
+ * were not reached before; the rest of those entries are dropped.
+ */
+static int walk(struct ns *ns, size_t start)
+{
+	size_t *queue, head = 0, tail = 0;
+
+	queue = malloc((ns->ndirs + 1) * sizeof(*queue));
+	if (!queue)
+		return XERR_NOMEM;
+	queue[tail++] = start;
+	while (head < tail) {
+		struct ns_dir *d = &ns->dirs[queue[head++]];
+
+		for (size_t k = d->first; k < d->first + d->n; k++) {
+			struct ns_ent *e = &ns->ents[k];
+			size_t t;
+
+			if (!e->keep)
+				continue;
+			t = live(ns, e->ino);
+			if (ns->dir_of[t] != NONE) {
+				if (ns->parent[t] != d->ino || ns->reached[t]) {
+					e->keep = false;
+					d->rewrite = true;
+					continue;
+				}
+				ns->reached[t] = 1;
+				queue[tail++] = ns->dir_of[t];
+			} else if (is_dir(ns->ctx->irecs[t].mode)) {
+				/* a directory we could not read: it cannot stay named */
+				e->keep = false;
+				d->rewrite = true;
+				continue;
+			} else {
+				ns->reached[t] = 1;
+			}
+		}
+	}
+	free(queue);
+	return 0;
+}
+
+/* First sight assigns parents: every directory's kept entries, in order. */
+static void assign_parents(struct ns *ns, size_t from, bool only_unreached)
+{
+	struct ns_dir *d = &ns->dirs[from];
+
+	if (only_unreached && d->irec != NONE && ns->reached[d->irec])
+		return;
+	for (size_t k = d->first; k < d->first + d->n; k++) {
+		struct ns_ent *e = &ns->ents[k];
+		size_t t;
+
+		if (!e->keep)
+			continue;
+		t = live(ns, e->ino);
+		if (ns->dir_of[t] != NONE && ns->parent[t] == 0 && e->ino != d->ino &&
+		    !(only_unreached && ns->reached[t]))
+			ns->parent[t] = d->ino;
+	}
+}
+
+/* The tree from the root: parents by breadth-first first sight. */
+static int root_tree(struct ns *ns, size_t root)
+{
+	size_t *queue, head = 0, tail = 0;
+	int rc;
+
+	queue = malloc((ns->ndirs + 1) * sizeof(*queue));
+	if (!queue)
+		return XERR_NOMEM;
+	ns->parent[ns->dirs[root].irec] = ns->dirs[root].ino;
+	queue[tail++] = root;
+	while (head < tail) {
+		struct ns_dir *d = &ns->dirs[queue[head++]];
+
+		for (size_t k = d->first; k < d->first + d->n; k++) {
+			size_t t;
+
+			if (!ns->ents[k].keep)
+				continue;
+			t = live(ns, ns->ents[k].ino);
+			if (ns->dir_of[t] != NONE && ns->parent[t] == 0) {
+				ns->parent[t] = d->ino;
+				queue[tail++] = ns->dir_of[t];
+			}
+		}
+	}
+	free(queue);
+	ns->reached[ns->dirs[root].irec] = 1;
+	rc = walk(ns, root);
+	return rc;
+}
+
+static int add_orphan(struct ns *ns, size_t irec)
+{
+	if (grow((void **)&ns->orphans, &ns->orphans_cap, ns->norphans + 1, sizeof(*ns->orphans)))
+		return XERR_NOMEM;
+	ns->orphans[ns->norphans++] = irec;
+	return 0;
+}
+
+/* Orphans: subtrees of orphan directories move with them; the rest, and
+ * one directory of each orphan loop, become top-level orphans. */
+static int find_orphans(struct ns *ns)
+{
+	struct xa_ctx *ctx = ns->ctx;
+	uint8_t *named;
+	int rc = 0;
+
+	for (size_t di = 0; di < ns->ndirs; di++)
+		assign_parents(ns, di, true);
+	named = calloc(ctx->nirecs ? ctx->nirecs : 1, 1);
+	if (!named)
+		return XERR_NOMEM;
+	/* non-directories named by an orphan directory move with it */
+	for (size_t di = 0; di < ns->ndirs; di++) {
+		struct ns_dir *d = &ns->dirs[di];
+
+		if (d->irec == NONE || ns->reached[d->irec])
+			continue;
+		for (size_t k = d->first; k < d->first + d->n; k++)
+			if (ns->ents[k].keep)
+				named[live(ns, ns->ents[k].ino)] = 1;
+	}
+	for (size_t i = 0; i < ctx->nirecs && !rc; i++) {
+		const struct xa_irec *r = &ctx->irecs[i];
+
+		if (ns->reached[i] || live(ns, r->ino) == NONE || is_metadata_inode(ctx, r->ino) ||
+		    r->ino == ctx->sb.rootino)
+			continue;
+		if (ns->dir_of[i] != NONE ? ns->parent[i] == 0 : !named[i])
+			rc = add_orphan(ns, i);
+	}
+	free(named);
+	return rc;
+}
+
+/* Reach every orphan from lost+found (dirs through walk), loops included. */
+static int reach_orphans(struct ns *ns)
+{
+	struct xa_ctx *ctx = ns->ctx;
+	uint64_t lf_ino = ns->dirs[ns->lf].ino;
+	int rc;
+
+	for (size_t k = 0; k < ns->norphans; k++) {
+		size_t i = ns->orphans[k];
+
+		ns->reached[i] = 1;
+		if (ns->dir_of[i] != NONE) {
+			ns->parent[i] = lf_ino;
+			rc = walk(ns, ns->dir_of[i]);
+			if (rc)
+				return rc;
+		}
+	}
+	/* Loops of orphan directories: the lowest-numbered one goes up. */
+	for (size_t i = 0; i < ctx->nirecs; i++) {
+		if (ns->reached[i] || ns->dir_of[i] == NONE)
+			continue;
+		ns->parent[i] = lf_ino;
+		ns->reached[i] = 1;
+		rc = add_orphan(ns, i);
+		if (!rc)
+			rc = walk(ns, ns->dir_of[i]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* A free inode slot for lost+found: the first free slot of a chunk that
+ * nothing used before (cleared inodes keep their evidence). */
+static uint64_t free_inode(struct ns *ns)
+{
+	struct xa_ctx *ctx = ns->ctx;
+
+	for (uint32_t a = 0; a < ctx->nags; a++) {
+		const struct xa_ag *ag = &ctx->ags[a];
+
+		if (rp_ag_blocked(ns->rp, a))
+			continue;
+		for (size_t c = 0; c < ag->nchunks; c++)
+			for (unsigned k = 0; k < 64; k++) {
+				uint64_t ino = xfmt_geom_ino(&ctx->geom, a, ag->chunks[c].startino + k);
+
+				if ((ag->chunks[c].holemask >> (k / 4)) & 1)
+					continue;
+				if (!xfmt_geom_ino_valid(&ctx->geom, ino) || xa_irec_find(ctx, ino) ||
+				    xa_u64set_has(&ns->rp->cleared, ino) ||
+				    xa_u64set_has(&ns->rp->new_inodes, ino))
+					continue;
+				return ino;
+			}
+	}
+	return 0;
+}
+
+/* Create the lost+found inode (a copy of the root's core as template:
+ * same owner, times and flags encoding), named in the root. */
+static int make_lost_found(struct ns *ns, size_t root, int action)
+{
+	struct xa_ctx *ctx = ns->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	static const uint8_t name[] = "lost+found";
+	uint64_t ino = free_inode(ns);
+	struct xa_inode rootip;
+	struct ns_ent *e;
+	uint8_t *buf;
+	int rc;
+
+	if (!ino)
+		return XERR_UNSUPPORTED;
+	rc = xa_inode_read(ctx, ctx->sb.rootino, &rootip);
+	if (rc)
+		return XERR_UNSUPPORTED;
+	buf = rootip.raw;
+	/* mode 040700: what xfs_repair gives lost+found */
+	buf[2] = 0x41;
+	buf[3] = 0xC0;
+	memset(buf + rootip.d.dfork_off, 0, g->inodesize - rootip.d.dfork_off);
+	buf[82] = 0;   /* no attr fork */
+	buf[83] = XFS_DINODE_FMT_EXTENTS;
+	xfmt_dinode_put_anextents(buf, &rootip.d, 0);
+	xfmt_dinode_put_next_unlinked(buf, 0xFFFFFFFFu);
+	xfmt_dinode_put_format(buf, XFS_DINODE_FMT_LOCAL);
+	xfmt_dinode_put_size(buf, 0);
+	xfmt_dinode_put_nblocks(buf, 0);
+	xfmt_dinode_put_nextents(buf, &rootip.d, 0);
+	xfmt_dinode_seal(buf, g, ino, ns->rp->env.lsn);
+	rc = xr_plan_write(ns->rp->plan, action, "inode", xfmt_geom_ino_agno(g, ino),
+			   (uint32_t)((xfmt_geom_ino_byte(g, ino) -
+				       xfmt_geom_ag_byte(g, xfmt_geom_ino_agno(g, ino))) >> g->blocklog),
+			   ino, xfmt_geom_ino_byte(g, ino), buf, g->inodesize);
+	xa_inode_release(&rootip);
+	if (rc)
+		return rc;
+	if (xa_u64set_add(&ns->rp->new_inodes, ino) < 0)
+		return XERR_NOMEM;
+	rp_need_rebuild(ns->rp, xfmt_geom_ino_agno(g, ino));
+	/* its entry in the root goes at the end of the entry pool: the root's
+	 * entries are moved there first so they stay contiguous */
+	{
+		struct ns_dir *r = &ns->dirs[root];
+		size_t need = ns->nents + r->n + 1;
+
+		if (grow((void **)&ns->ents, &ns->ents_cap, need, sizeof(*ns->ents)) ||
+		    grow((void **)&ns->names, &ns->names_cap, ns->nnames + sizeof(name), 1))
+			return XERR_NOMEM;
+		memmove(ns->ents + ns->nents, ns->ents + r->first, r->n * sizeof(*ns->ents));
+		r->first = ns->nents;
+		ns->nents += r->n;
+		e = &ns->ents[ns->nents++];
+		r->n++;
+		r->rewrite = true;
+	}
+	e->ino = ino;
+	e->name_off = ns->nnames;
+	e->namelen = sizeof(name) - 1;
+	e->ftype = 2;  /* XFS_DIR3_FT_DIR */
+	e->keep = true;
+	memcpy(ns->names + ns->nnames, name, sizeof(name) - 1);
+	ns->nnames += sizeof(name) - 1;
+	rc = add_dir(ns, ino, NONE);
+	if (rc)
+		return rc;
+	ns->lf = ns->ndirs - 1;
+	ns->dirs[ns->lf].dotdot = ctx->sb.rootino;
+	ns->dirs[ns->lf].rewrite = true;
+	return 0;
+}
+
+/* lost+found as the root names it, or NONE. */
+static size_t find_lost_found(struct ns *ns, size_t root)
+{
+	const struct ns_dir *r = &ns->dirs[root];
+
+	for (size_t k = r->first; k < r->first + r->n; k++) {
+		const struct ns_ent *e = &ns->ents[k];
+		size_t t;
+
+		if (e->keep && e->namelen == 10 && !memcmp(ent_name(ns, e), "lost+found", 10) &&
+		    (t = live(ns, e->ino)) != NONE && ns->dir_of[t] != NONE)
+			return ns->dir_of[t];
+	}
+	return NONE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Link counts and writes. */
+
+static void count_links(struct ns *ns)
+{
+	memset(ns->links, 0, ns->ctx->nirecs * sizeof(*ns->links));
+	for (size_t di = 0; di < ns->ndirs; di++) {
+		struct ns_dir *d = &ns->dirs[di];
+
+		d->subdirs = 0;
+		if (d->irec != NONE && !ns->reached[d->irec])
+			continue;
+		for (size_t k = d->first; k < d->first + d->n; k++) {
+			size_t t;
+
+			if (!ns->ents[k].keep)
+				continue;
+			t = live(ns, ns->ents[k].ino);
+			if (t == NONE) {
+				d->subdirs++;  /* lost+found itself (a new inode) */
+				continue;
+			}
+			if (ns->dir_of[t] != NONE)
+				d->subdirs++;
+			else
+				ns->links[t]++;
+		}
+	}
+	if (ns->lf != NONE)
+		for (size_t k = 0; k < ns->norphans; k++) {
+			size_t t = ns->orphans[k];
+
+			if (ns->dir_of[t] != NONE)
+				ns->dirs[ns->lf].subdirs++;
+			else
+				ns->links[t]++;
+		}
+}
+
+/* Count the inodes in the subtree of directory di (entries kept). */
+static uint64_t subtree(struct ns *ns, size_t di, uint64_t *entries)
+{
+	size_t *stack = malloc((ns->ndirs + 1) * sizeof(*stack));
+	size_t sp = 0;
+	uint64_t n = 0;
+
+	*entries = 0;
+	if (!stack)
+		return 0;
+	for (size_t k = ns->dirs[di].first; k < ns->dirs[di].first + ns->dirs[di].n; k++)
+		*entries += ns->ents[k].keep;
+	stack[sp++] = di;
+	while (sp) {
+		struct ns_dir *d = &ns->dirs[stack[--sp]];
+
+		for (size_t k = d->first; k < d->first + d->n; k++) {
+			size_t t;
+
+			if (!ns->ents[k].keep || (t = live(ns, ns->ents[k].ino)) == NONE)
+				continue;
+			n++;
+			if (ns->dir_of[t] != NONE && ns->parent[t] == d->ino && sp < ns->ndirs)
+				stack[sp++] = ns->dir_of[t];
+		}
+	}
+	free(stack);
+	return n;
+}
+
+/* Findings of one directory a rewrite answers. */
+static int answer_dir(struct ns *ns, int action, uint64_t ino)
+{
+	const struct xa_findings *f = &ns->ctx->findings;
+
+	for (size_t i = 0; i < f->count; i++) {
+		const struct xa_finding *x = &f->items[i];
+		unsigned fam = rp_family(x->p.code);
+
+		if (!(x->p.has & XPROB_HAS_INO) || x->p.ino != ino)
+			continue;
+		if (fam == FAM_DIR || (fam == FAM_NS && x->p.code != XP_nsBadLinkCount &&
+				       x->p.code != XP_nsOrphan && x->p.code != XP_nsOrphanDir &&
+				       x->p.code != XP_nsUnlinkedOpen)) {
+			int rc = rp_answer(ns->rp, action, i);
+
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+static int write_dir(struct ns *ns, size_t di, int action)
+{
+	struct ns_dir *d = &ns->dirs[di];
+	struct xfmt_dirent_in *in;
+	char (*onames)[24] = NULL;
+	size_t n = 0, extra = di == ns->lf ? ns->norphans : 0;
+	uint64_t parent = d->irec != NONE ? ns->parent[d->irec] : ns->ctx->sb.rootino;
+	int rc;
+
+	in = calloc(d->n + extra + 1, sizeof(*in));
+	if (extra)
+		onames = calloc(extra, sizeof(*onames));
+	if (!in || (extra && !onames)) {
+		free(in);
+		free(onames);
+		return XERR_NOMEM;
+	}
+	for (size_t k = d->first; k < d->first + d->n; k++) {
+		const struct ns_ent *e = &ns->ents[k];
+		size_t t;
+
+		if (!e->keep)
+			continue;
+		t = live(ns, e->ino);
+		in[n].name = ent_name(ns, e);
+		in[n].namelen = e->namelen;
+		in[n].ino = e->ino;
+		in[n].ftype = t == NONE ? 2 : xfmt_dir3_ftype_from_mode(ns->ctx->irecs[t].mode);
+		n++;
+	}
+	for (size_t k = 0; k < extra; k++) {
+		const struct xa_irec *r = &ns->ctx->irecs[ns->orphans[k]];
+		unsigned suffix = 0;
+		bool clash;
+
+		/* The inode number, as xfs_repair names them; a clash gets ".N". */
+		do {
+			if (suffix)
+				snprintf(onames[k], sizeof(onames[k]), "%" PRIu64 ".%u", r->ino, suffix);
+			else
+				snprintf(onames[k], sizeof(onames[k]), "%" PRIu64, r->ino);
+			clash = false;
+			for (size_t j = 0; j < n && !clash; j++)
+				clash = in[j].namelen == strlen(onames[k]) &&
+					!memcmp(in[j].name, onames[k], in[j].namelen);
+			suffix++;
+		} while (clash && suffix < 1000);
+		in[n].name = (const uint8_t *)onames[k];
+		in[n].namelen = (uint8_t)strlen(onames[k]);
+		in[n].ino = r->ino;
+		in[n].ftype = xfmt_dir3_ftype_from_mode(r->mode);
+		n++;
+	}
+	rc = rp_dir_write(ns->rp, action, d->ino, parent, in, n, 2 + d->subdirs);
+	if (!rc && extra)
+		for (size_t k = 0; k < extra && !rc; k++) {
+			const struct xa_irec *r = &ns->ctx->irecs[ns->orphans[k]];
+			struct xr_orphan o;
+			struct xa_inode ip;
+			char path[64];
+
+			memset(&o, 0, sizeof(o));
+			o.ino = r->ino;
+			o.mode = r->mode;
+			if (xa_inode_read(ns->ctx, r->ino, &ip) == 0) {
+				o.size = ip.d.size;
+				xa_inode_release(&ip);
+			}
+			if (ns->dir_of[ns->orphans[k]] != NONE) {
+				const struct ns_dir *od = &ns->dirs[ns->dir_of[ns->orphans[k]]];
+
+				if (od->dotdot && live(ns, od->dotdot) != NONE)
+					o.parent = od->dotdot;
+				o.descendants = subtree(ns, ns->dir_of[ns->orphans[k]], &o.entries);
+			}
+			snprintf(path, sizeof(path), "/lost+found/%s", onames[k]);
+			o.new_path = strdup(path);
+			if (!o.new_path) {
+				rc = XERR_NOMEM;
+				break;
+			}
+			rc = xr_plan_orphan(ns->rp->plan, &o);
+			if (rc)
+				free(o.new_path);
+		}
+	free(in);
+	free(onames);
+	return rc;
+}
+
+/* Original names: an orphan still named by some directory entry the
+ * repair dropped (a name in a damaged or cut-off directory) gets it in the
+ * report. */
+static int original_names(struct ns *ns)
+{
+	struct xr_plan *p = ns->rp->plan;
+
+	for (size_t di = 0; di < ns->ndirs; di++) {
+		const struct ns_dir *d = &ns->dirs[di];
+
+		for (size_t k = d->first; k < d->first + d->n; k++) {
+			const struct ns_ent *e = &ns->ents[k];
+
+			for (size_t o = 0; o < p->norphans; o++) {
+				struct xr_orphan *x = &p->orphans[o];
+
+				if (x->ino != e->ino || x->orig_name)
+					continue;
+				x->orig_name = malloc(e->namelen);
+				if (!x->orig_name)
+					return XERR_NOMEM;
+				memcpy(x->orig_name, ent_name(ns, e), e->namelen);
+				x->orig_namelen = e->namelen;
+				if (!x->parent)
+					x->parent = d->ino;
+			}
+		}
+	}
+	return 0;
+}
+
+static int plan_writes(struct ns *ns)
+{
+	struct xa_ctx *ctx = ns->ctx;
+	struct xr_rp *rp = ns->rp;
+	int lf_action = -1, nlink_action = -1, rc;
+
+	for (size_t di = 0; di < ns->ndirs; di++) {
+		struct ns_dir *d = &ns->dirs[di];
+		uint64_t want_parent;
+		int action;
+
+		if (d->irec != NONE && !ns->reached[d->irec])
+			continue;
+		want_parent = d->irec != NONE ? ns->parent[d->irec] : ctx->sb.rootino;
+		if (d->dotdot != want_parent)
+			d->rewrite = true;
+		if (!d->rewrite)
+			continue;
+		if (di == ns->lf) {
+			action = xr_plan_action(rp->plan, "lost+found", XR_NO_AG, d->ino,
+						"lost+found (inode %" PRIu64 ") written with %zu orphans "
+						"linked in", d->ino, ns->norphans);
+			lf_action = action;
+		} else {
+			action = xr_plan_action(rp->plan, "rewrite-directory",
+						xfmt_geom_ino_agno(&ctx->geom, d->ino), d->ino,
+						"directory %" PRIu64 " rewritten from the entries it still "
+						"holds", d->ino);
+		}
+		if (action < 0)
+			return action;
+		rc = write_dir(ns, di, action);
+		if (rc == XERR_UNSUPPORTED)
+			continue;  /* left as it is: its findings stay unanswered */
+		if (!rc)
+			rc = answer_dir(ns, action, d->ino);
+		if (rc)
+			return rc;
+	}
+	if (ns->lf != NONE)
+		rc = original_names(ns);
+	else
+		rc = 0;
+	if (rc)
+		return rc;
+	/* Link counts of everything not rewritten above. */
+	for (size_t i = 0; i < ctx->nirecs; i++) {
+		const struct xa_irec *r = &ctx->irecs[i];
+		uint32_t want;
+
+		if (!ns->reached[i] || live(ns, r->ino) == NONE)
+			continue;
+		want = ns->dir_of[i] != NONE ? 2 + ns->dirs[ns->dir_of[i]].subdirs : ns->links[i];
+		if (ns->dir_of[i] != NONE && ns->dirs[ns->dir_of[i]].rewrite)
+			continue;  /* rp_dir_write set it */
+		if (want != r->nlink) {
+			const struct xfmt_geom *g = &ctx->geom;
+			uint8_t *buf = malloc(g->inodesize);
+			uint64_t byte = xfmt_geom_ino_byte(g, r->ino);
+			uint32_t agno = xfmt_geom_ino_agno(g, r->ino);
+
+			if (!buf)
+				return XERR_NOMEM;
+			if (nlink_action < 0) {
+				nlink_action = xr_plan_action(rp->plan, "fix-link-counts", XR_NO_AG, 0,
+							      "link counts set to the names the "
+							      "repaired tree holds");
+				if (nlink_action < 0) {
+					free(buf);
+					return nlink_action;
+				}
+			}
+			rc = xr_plan_read(rp->plan, ctx, byte, buf, g->inodesize);
+			if (!rc) {
+				xfmt_dinode_put_nlink(buf, want);
+				xfmt_dinode_seal(buf, g, r->ino, rp->env.lsn);
+				rc = xr_plan_write(rp->plan, nlink_action, "inode", agno,
+						   (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >>
+							      g->blocklog), r->ino, byte, buf,
+						   g->inodesize);
+			}
+			free(buf);
+			if (rc)
+				return rc;
+		}
+	}
+	/* Answer what the repaired tree settles. */
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xa_finding *f = &ctx->findings.items[i];
+		size_t t;
+
+		if (!(f->p.has & XPROB_HAS_INO))
+			continue;
+		t = live(ns, f->p.ino);
+		if (t == NONE || !ns->reached[t])
+			continue;
+		if ((f->p.code == XP_nsOrphan || f->p.code == XP_nsOrphanDir) && lf_action >= 0)
+			rc = rp_answer(rp, lf_action, i);
+		else if (f->p.code == XP_nsBadLinkCount) {
+			if (nlink_action < 0) {
+				nlink_action = xr_plan_action(rp->plan, "fix-link-counts", XR_NO_AG, 0,
+							      "link counts set to the names the "
+							      "repaired tree holds");
+				if (nlink_action < 0)
+					return nlink_action;
+			}
+			rc = rp_answer(rp, nlink_action, i);
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int rp_plan_names(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	struct ns ns;
+	size_t root_irec, root;
+	int rc;
+
+	memset(&ns, 0, sizeof(ns));
+	ns.rp = rp;
+	ns.ctx = ctx;
+	ns.lf = NONE;
+	if (!ctx->nirecs)
+		return 0;
+	/* With some AG's inodes unknown, an entry naming one of them cannot be
+	 * told from a dangling one: leave the namespace alone. */
+	for (uint32_t a = 0; a < ctx->nags; a++) {
+		const struct xa_ag *ag = &ctx->ags[a];
+
+		if ((!ag->agi_ok || !ag->bt[XA_BT_INO].walked) && !ag->chunks_from_rmap)
+			return 0;
+	}
+	root_irec = live(&ns, ctx->sb.rootino);
+	if (root_irec == NONE || !is_dir(ctx->irecs[root_irec].mode))
+		return 0;  /* no root to hang a tree on: findings stay unanswered */
+	ns.dir_of = malloc(ctx->nirecs * sizeof(*ns.dir_of));
+	ns.parent = calloc(ctx->nirecs, sizeof(*ns.parent));
+	ns.links = calloc(ctx->nirecs, sizeof(*ns.links));
+	ns.reached = calloc(ctx->nirecs, 1);
+	if (!ns.dir_of || !ns.parent || !ns.links || !ns.reached) {
+		rc = XERR_NOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < ctx->nirecs; i++)
+		ns.dir_of[i] = NONE;
+	rc = collect_dirs(&ns);
+	if (!rc)
+		rc = filter_entries(&ns);
+	if (rc)
+		goto out;
+	root = ns.dir_of[root_irec];
+	if (root == NONE)
+		goto out;
+	rc = root_tree(&ns, root);
+	if (!rc)
+		rc = find_orphans(&ns);
+	if (rc)
+		goto out;
+	if (ns.norphans) {
+		int action;
+
+		ns.lf = find_lost_found(&ns, root);
+		if (ns.lf == NONE) {
+			action = xr_plan_action(rp->plan, "create-lost+found", XR_NO_AG, 0,
+						"/lost+found created for %zu orphans", ns.norphans);
+			if (action < 0) {
+				rc = action;
+				goto out;
+			}
+			rc = make_lost_found(&ns, root, action);
+			if (rc == XERR_UNSUPPORTED) {
+				rc = 0;  /* no free inode: orphans stay where they are */
+				goto out;
+			}
+			if (rc)
+				goto out;
+		} else {
+			ns.dirs[ns.lf].rewrite = true;
+		}
+		rc = reach_orphans(&ns);
+		if (rc)
+			goto out;
+	}
+	count_links(&ns);
+	rc = plan_writes(&ns);
+out:
+	free(ns.dirs);
+	free(ns.ents);
+	free(ns.names);
+	free(ns.dir_of);
+	free(ns.parent);
+	free(ns.links);
+	free(ns.reached);
+	free(ns.orphans);
+	return rc;
+}
