@@ -101,6 +101,18 @@ void rp_space_release(struct xr_rp *rp);
  * (no space, or more extents than its fork holds) - nothing planned then
  * (dir_write.c).
  */
+/*
+ * Entries of directory ino whose inode core is destroyed, from the data
+ * blocks the rmapbt says it owned, or else from its literal area read as a
+ * short-form directory (dir_salvage.c).  fn (may be NULL) gets each entry
+ * ("." and ".." excluded); *dotdot the ".." found (0 = none).  Returns 1
+ * when the directory was found, 0 when nothing describes it, or a negative
+ * xerr (fn's included).
+ */
+struct xfmt_dirent;
+int rp_dir_salvage(struct xr_rp *rp, uint64_t ino, int (*fn)(void *arg, const struct xfmt_dirent *de),
+		   void *arg, uint64_t *dotdot);
+
 struct xfmt_dirent_in;
 int rp_dir_write(struct xr_rp *rp, int action, uint64_t ino, uint64_t parent,
 		 const struct xfmt_dirent_in *e, size_t n, uint32_t nlink);

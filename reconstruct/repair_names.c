@@ -111,7 +111,8 @@ static size_t live(struct ns *ns, uint64_t ino)
 {
 	struct xa_irec *r = xa_irec_find(ns->ctx, ino);
 
-	if (!r || xa_u64set_has(&ns->rp->cleared, ino))
+	if (!r || (xa_u64set_has(&ns->rp->cleared, ino) &&
+		   !xa_u64set_has(&ns->rp->new_inodes, ino)))
 		return NONE;
 	return (size_t)(r - ns->ctx->irecs);
 }
@@ -191,6 +192,18 @@ static int collect_dirs(struct ns *ns)
 
 		if (!is_dir(r->mode) || live(ns, r->ino) == NONE || is_metadata_inode(ctx, r->ino))
 			continue;
+		if (xa_u64set_has(&ns->rp->new_inodes, r->ino)) {
+			/* revived: its entries come from where they still are */
+			rc = add_dir(ns, r->ino, i);
+			if (rc)
+				return rc;
+			ns->cur = ns->ndirs - 1;
+			rc = rp_dir_salvage(ns->rp, r->ino, entry_cb, ns, &ns->dirs[ns->cur].dotdot);
+			if (rc < 0)
+				return rc;
+			ns->dirs[ns->cur].rewrite = true;
+			continue;
+		}
 		if (xa_inode_read(ctx, r->ino, &ip) != 0)
 			continue;  /* unreadable now: treated as not a directory */
 		rc = add_dir(ns, r->ino, i);
@@ -479,28 +492,29 @@ static uint64_t free_inode(struct ns *ns)
 	return 0;
 }
 
-/* Create the lost+found inode (a copy of the root's core as template:
- * same owner, times and flags encoding), named in the root. */
-static int make_lost_found(struct ns *ns, size_t root, int action)
+/*
+ * Plan a fresh directory core for ino with permission bits perm: a copy of
+ * the root's core as template (same owner, times and timestamp encoding),
+ * empty short-form data fork, no attr fork.  The namespace phase writes its
+ * entries later (rp_dir_write reads this core back through the plan).
+ */
+static int plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int action)
 {
-	struct xa_ctx *ctx = ns->ctx;
+	struct xa_ctx *ctx = rp->ctx;
 	const struct xfmt_geom *g = &ctx->geom;
-	static const uint8_t name[] = "lost+found";
-	uint64_t ino = free_inode(ns);
+	uint16_t mode = (uint16_t)(XFMT_S_IFDIR | (perm & 07777));
 	struct xa_inode rootip;
-	struct ns_ent *e;
 	uint8_t *buf;
+	uint32_t agno = xfmt_geom_ino_agno(g, ino);
+	uint64_t byte = xfmt_geom_ino_byte(g, ino);
 	int rc;
 
-	if (!ino)
-		return XERR_UNSUPPORTED;
 	rc = xa_inode_read(ctx, ctx->sb.rootino, &rootip);
 	if (rc)
 		return XERR_UNSUPPORTED;
 	buf = rootip.raw;
-	/* mode 040700: what xfs_repair gives lost+found */
-	buf[2] = 0x41;
-	buf[3] = 0xC0;
+	buf[2] = (uint8_t)(mode >> 8);
+	buf[3] = (uint8_t)mode;
 	memset(buf + rootip.d.dfork_off, 0, g->inodesize - rootip.d.dfork_off);
 	buf[82] = 0;   /* no attr fork */
 	buf[83] = XFS_DINODE_FMT_EXTENTS;
@@ -510,17 +524,34 @@ static int make_lost_found(struct ns *ns, size_t root, int action)
 	xfmt_dinode_put_size(buf, 0);
 	xfmt_dinode_put_nblocks(buf, 0);
 	xfmt_dinode_put_nextents(buf, &rootip.d, 0);
-	xfmt_dinode_seal(buf, g, ino, ns->rp->env.lsn);
-	rc = xr_plan_write(ns->rp->plan, action, "inode", xfmt_geom_ino_agno(g, ino),
-			   (uint32_t)((xfmt_geom_ino_byte(g, ino) -
-				       xfmt_geom_ag_byte(g, xfmt_geom_ino_agno(g, ino))) >> g->blocklog),
-			   ino, xfmt_geom_ino_byte(g, ino), buf, g->inodesize);
+	xfmt_dinode_put_nlink(buf, 2);
+	xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
+	rc = xr_plan_write(rp->plan, action, "inode", agno,
+			   (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >> g->blocklog), ino, byte,
+			   buf, g->inodesize);
 	xa_inode_release(&rootip);
+	if (!rc && xa_u64set_add(&rp->new_inodes, ino) < 0)
+		rc = XERR_NOMEM;
+	if (!rc)
+		rp_need_rebuild(rp, agno);
+	return rc;
+}
+
+/* Create lost+found in a free inode (mode 0700, as xfs_repair makes it),
+ * named in the root. */
+static int make_lost_found(struct ns *ns, size_t root, int action)
+{
+	struct xa_ctx *ctx = ns->ctx;
+	static const uint8_t name[] = "lost+found";
+	uint64_t ino = free_inode(ns);
+	struct ns_ent *e;
+	int rc;
+
+	if (!ino)
+		return XERR_UNSUPPORTED;
+	rc = plan_dir_core(ns->rp, ino, 0700, action);
 	if (rc)
 		return rc;
-	if (xa_u64set_add(&ns->rp->new_inodes, ino) < 0)
-		return XERR_NOMEM;
-	rp_need_rebuild(ns->rp, xfmt_geom_ino_agno(g, ino));
 	/* its entry in the root goes at the end of the entry pool: the root's
 	 * entries are moved there first so they stay contiguous */
 	{
@@ -896,6 +927,91 @@ static int plan_writes(struct ns *ns)
 	return 0;
 }
 
+/* Insert a record for ino (a revived directory) into ctx->irecs, keeping
+ * them sorted; 0 or XERR_NOMEM. */
+static int irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode)
+{
+	size_t lo = 0, hi = ctx->nirecs;
+
+	if (ctx->nirecs == ctx->irecs_cap) {
+		size_t ncap = ctx->irecs_cap ? ctx->irecs_cap * 2 : 64;
+		struct xa_irec *n = realloc(ctx->irecs, ncap * sizeof(*n));
+
+		if (!n)
+			return XERR_NOMEM;
+		ctx->irecs = n;
+		ctx->irecs_cap = ncap;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ctx->irecs[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(ctx->irecs + lo + 1, ctx->irecs + lo, (ctx->nirecs - lo) * sizeof(*ctx->irecs));
+	memset(&ctx->irecs[lo], 0, sizeof(ctx->irecs[lo]));
+	ctx->irecs[lo].ino = ino;
+	ctx->irecs[lo].mode = mode;
+	ctx->irecs[lo].nlink = 0;
+	ctx->nirecs++;
+	return 0;
+}
+
+/*
+ * Cleared inodes that were directories and whose entries still exist
+ * (dir_salvage.c) come back as directories with a fresh core, so their
+ * children keep their paths.
+ */
+static int revive_dirs(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	uint64_t *cand;
+	size_t n = 0;
+	int rc = 0;
+
+	/* Candidates: inodes the plan clears, and inodes whose core says free
+	 * while the inode btree says allocated (a zeroed mode). */
+	cand = malloc((rp->cleared.used + ctx->findings.count + 1) * sizeof(*cand));
+	if (!cand)
+		return XERR_NOMEM;
+	for (size_t i = 0; i < rp->cleared.cap; i++)
+		if (rp->cleared.slots[i])
+			cand[n++] = rp->cleared.slots[i] - 1;
+	for (size_t i = 0; i < ctx->findings.count; i++)
+		if (ctx->findings.items[i].p.code == XP_inoUsedButFree &&
+		    (ctx->findings.items[i].p.has & XPROB_HAS_INO) &&
+		    !xa_irec_find(ctx, ctx->findings.items[i].p.ino))
+			cand[n++] = ctx->findings.items[i].p.ino;
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct xa_irec *r = xa_irec_find(ctx, cand[i]);
+		uint64_t dotdot;
+		int action;
+
+		if (r && !is_dir(r->mode))
+			continue;
+		if (cand[i] == ctx->sb.rootino || is_metadata_inode(ctx, cand[i]))
+			continue;
+		rc = rp_dir_salvage(rp, cand[i], NULL, NULL, &dotdot);
+		if (rc <= 0)
+			continue;
+		rc = 0;
+		action = xr_plan_action(rp->plan, "revive-directory", xfmt_geom_ino_agno(&ctx->geom,
+					cand[i]), cand[i], "directory %" PRIu64 " given a new core: its "
+					"entries survive in its blocks", cand[i]);
+		if (action < 0) {
+			rc = action;
+			break;
+		}
+		rc = plan_dir_core(rp, cand[i], r ? r->mode : 0755, action);
+		if (!rc && !r)
+			rc = irec_insert(ctx, cand[i], XFMT_S_IFDIR | 0755);
+	}
+	free(cand);
+	return rc;
+}
+
 int rp_plan_names(struct xr_rp *rp)
 {
 	struct xa_ctx *ctx = rp->ctx;
@@ -917,6 +1033,9 @@ int rp_plan_names(struct xr_rp *rp)
 		if ((!ag->agi_ok || !ag->bt[XA_BT_INO].walked) && !ag->chunks_from_rmap)
 			return 0;
 	}
+	rc = revive_dirs(rp);
+	if (rc)
+		return rc;
 	root_irec = live(&ns, ctx->sb.rootino);
 	if (root_irec == NONE || !is_dir(ctx->irecs[root_irec].mode))
 		return 0;  /* no root to hang a tree on: findings stay unanswered */

@@ -1,0 +1,179 @@
+/*
+ * dir_salvage.c - a directory whose inode core was destroyed, brought back
+ * from what still describes it.
+ *
+ * xfs_repair clears such an inode and its children end in lost+found.  Its
+ * entries usually survive elsewhere: the rmapbt still names the directory's
+ * data blocks (owner = the inode, file offsets below the leaf segment), and
+ * each of those blocks still holds its entries; for a short-form directory
+ * the entries sit in the literal area, which a damaged core field (a magic
+ * or a mode) does not touch.  A revived directory gets a fresh core and is
+ * rewritten by the namespace phase like any other, so its children stay at
+ * their paths.
+ *
+ * What counts as the directory's block is checked hard, because the bytes
+ * are read on the word of the rmapbt alone: the block's magic must be a
+ * data or single-block magic, on v5 its owner field must name the inode,
+ * and every record must parse; a short-form area must parse entry by entry
+ * with legal names and inode numbers.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/check/ownership.h"
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "analyzer/io/image.h"
+#include "formats/dinode.h"
+#include "formats/dir2.h"
+#include "formats/endian.h"
+#include "analyzer/model/dir.h"
+#include "reconstruct/repair_int.h"
+
+/* Not a directory block / not a short-form directory (never an xerr). */
+#define NOT_DIR (-1000)
+
+/* Entries of one data block; NOT_DIR if it is not a block of directory ino. */
+static int salvage_block(struct xr_rp *rp, uint64_t ino, const uint8_t *blk,
+			 xa_dirent_fn fn, void *arg, uint64_t *dotdot)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	uint32_t magic = xfmt_get_be32(blk);
+	bool block_form = magic == XFS_DIR2_BLOCK_MAGIC || magic == XFS_DIR3_BLOCK_MAGIC;
+	struct xfmt_dir2_data_hdr h;
+	struct xfmt_dirent de;
+	size_t pos = 0;
+	int r, n = 0;
+
+	if (g->v5 ? (magic != XFS_DIR3_DATA_MAGIC && magic != XFS_DIR3_BLOCK_MAGIC)
+		  : (magic != XFS_DIR2_DATA_MAGIC && magic != XFS_DIR2_BLOCK_MAGIC))
+		return NOT_DIR;
+	if (xfmt_dir2_data_hdr_decode(blk, g->dirblksize, g->v5, &h) != 0 ||
+	    (g->v5 && h.owner != ino))
+		return NOT_DIR;
+	while ((r = xfmt_dir2_data_next(blk, g->dirblksize, g, block_form, &pos, &de)) == 1) {
+		int dots = xfmt_dir2_name_dots(de.name, de.namelen);
+
+		if (dots == 2)
+			*dotdot = de.ino;
+		if (dots)
+			continue;
+		if (fn) {
+			int rc = fn(arg, &de);
+
+			if (rc)
+				return rc;
+		}
+		n++;
+	}
+	return n;
+}
+
+/* From the rmapbt: every data block the directory owned.  Returns the
+ * number of blocks that held entries, or a negative xerr. */
+static int from_rmap(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
+		     uint64_t *dotdot)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t fsbpd = 1u << g->dirblklog;
+	uint64_t leaf = xfmt_dir2_leaf_firstda(g);
+	uint8_t *blk = malloc(g->dirblksize);
+	int found = 0;
+
+	if (!blk)
+		return XERR_NOMEM;
+	for (uint32_t a = 0; a < ctx->nags; a++) {
+		const struct xa_ownlist *rm = xa_own_rmap(ctx, a);
+
+		if (!ctx->ags[a].bt[XA_BT_RMAP].walked)
+			continue;
+		for (size_t i = 0; rm && i < rm->n; i++) {
+			const struct xa_ownrec *r = &rm->recs[i];
+
+			if (r->owner != ino || (r->flags & (XA_OWN_ATTR | XA_OWN_BMBT)) ||
+			    r->offset >= leaf)
+				continue;
+			for (uint64_t k = 0; k < r->len; k++) {
+				uint64_t off = r->offset + k;
+				int n;
+
+				if (off % fsbpd || k + fsbpd > r->len || off >= leaf)
+					continue;
+				if (ximg_pread(ctx->img, blk, g->dirblksize,
+					       xfmt_geom_agbno_byte(g, a, (uint32_t)(r->agbno + k))) != 0)
+					continue;
+				n = salvage_block(rp, ino, blk, fn, arg, dotdot);
+				if (n == NOT_DIR)
+					continue;
+				if (n < 0) {
+					free(blk);
+					return n;
+				}
+				found++;
+			}
+		}
+	}
+	free(blk);
+	return found;
+}
+
+/* From the literal area, as a short-form directory; the count of entries,
+ * NOT_DIR when it does not parse cleanly, or a negative xerr from fn. */
+static int from_literal(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
+			uint64_t *dotdot)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	size_t core = g->v5 ? XFMT_DINODE_V3_CORE : XFMT_DINODE_V2_CORE;
+	size_t size = g->inodesize - core, pos = 0;
+	struct xfmt_dir2_sf_hdr h;
+	struct xfmt_dirent de;
+	uint8_t *raw = malloc(g->inodesize);
+	int n = 0, rc = NOT_DIR;
+
+	if (!raw)
+		return XERR_NOMEM;
+	if (ximg_pread(rp->ctx->img, raw, g->inodesize, xfmt_geom_ino_byte(g, ino)) != 0 ||
+	    xfmt_dir2_sf_hdr_decode(raw + core, size, &h) != 0 || h.count == 0 ||
+	    !xfmt_dir2_ino_ok(g, h.parent))
+		goto out;
+	/* First a dry pass: everything must parse before anything is taken. */
+	for (int pass = 0; pass < 2; pass++) {
+		pos = 0;
+		n = 0;
+		while (n < h.count) {
+			if (xfmt_dir2_sf_next(raw + core, size, g, &pos, &de) != 1 ||
+			    !xfmt_dir2_name_ok(de.name, de.namelen) ||
+			    xfmt_dir2_name_dots(de.name, de.namelen) || !xfmt_dir2_ino_ok(g, de.ino))
+				goto out;
+			if (pass && fn) {
+				int frc = fn(arg, &de);
+
+				if (frc) {
+					rc = frc;
+					goto out;
+				}
+			}
+			n++;
+		}
+	}
+	*dotdot = h.parent;
+	rc = n;
+out:
+	free(raw);
+	return rc;
+}
+
+int rp_dir_salvage(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg, uint64_t *dotdot)
+{
+	int rc;
+
+	*dotdot = 0;
+	rc = from_rmap(rp, ino, fn, arg, dotdot);
+	if (rc != 0)
+		return rc < 0 ? rc : 1;
+	rc = from_literal(rp, ino, fn, arg, dotdot);
+	if (rc == NOT_DIR)
+		return 0;
+	return rc < 0 ? rc : 1;
+}
