@@ -55,6 +55,36 @@ bool rp_record_dropped(const struct xr_rp *rp, uint64_t owner, uint32_t flags)
 	return xa_u64set_has(&rp->dir_rewritten, owner);
 }
 
+int rp_irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode)
+{
+	size_t lo = 0, hi = ctx->nirecs;
+
+	if (ctx->nirecs == ctx->irecs_cap) {
+		size_t ncap = ctx->irecs_cap ? ctx->irecs_cap * 2 : 64;
+		struct xa_irec *n = realloc(ctx->irecs, ncap * sizeof(*n));
+
+		if (!n)
+			return XERR_NOMEM;
+		ctx->irecs = n;
+		ctx->irecs_cap = ncap;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ctx->irecs[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(ctx->irecs + lo + 1, ctx->irecs + lo, (ctx->nirecs - lo) * sizeof(*ctx->irecs));
+	memset(&ctx->irecs[lo], 0, sizeof(ctx->irecs[lo]));
+	ctx->irecs[lo].ino = ino;
+	ctx->irecs[lo].mode = mode;
+	ctx->irecs[lo].nlink = 0;
+	ctx->nirecs++;
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Which findings an AG rebuild answers. */
 

@@ -64,6 +64,17 @@ void rp_need_rebuild(struct xr_rp *rp, uint32_t agno);
 /* The inode phase: clear, mend and count inodes (repair_inodes.c). */
 int rp_plan_inodes(struct xr_rp *rp);
 
+/* Insert a record for ino (an inode the plan brings back) into ctx->irecs,
+ * keeping them sorted; 0 or XERR_NOMEM. */
+int rp_irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode);
+
+/*
+ * Regular files the inode phase cleared, or whose data fork map is lost,
+ * whose data the rmapbt still names: a data fork rebuilt from those
+ * records (file_salvage.c).  Runs before the namespace is built.
+ */
+int rp_revive_files(struct xr_rp *rp);
+
 /* The namespace phase: directories rewritten from what they still name,
  * orphans linked into lost+found, link counts (repair_names.c). */
 int rp_plan_names(struct xr_rp *rp);

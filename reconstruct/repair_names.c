@@ -927,38 +927,6 @@ static int plan_writes(struct ns *ns)
 	return 0;
 }
 
-/* Insert a record for ino (a revived directory) into ctx->irecs, keeping
- * them sorted; 0 or XERR_NOMEM. */
-static int irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode)
-{
-	size_t lo = 0, hi = ctx->nirecs;
-
-	if (ctx->nirecs == ctx->irecs_cap) {
-		size_t ncap = ctx->irecs_cap ? ctx->irecs_cap * 2 : 64;
-		struct xa_irec *n = realloc(ctx->irecs, ncap * sizeof(*n));
-
-		if (!n)
-			return XERR_NOMEM;
-		ctx->irecs = n;
-		ctx->irecs_cap = ncap;
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ctx->irecs[mid].ino < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	memmove(ctx->irecs + lo + 1, ctx->irecs + lo, (ctx->nirecs - lo) * sizeof(*ctx->irecs));
-	memset(&ctx->irecs[lo], 0, sizeof(ctx->irecs[lo]));
-	ctx->irecs[lo].ino = ino;
-	ctx->irecs[lo].mode = mode;
-	ctx->irecs[lo].nlink = 0;
-	ctx->nirecs++;
-	return 0;
-}
-
 /*
  * Cleared inodes that were directories and whose entries still exist
  * (dir_salvage.c) come back as directories with a fresh core, so their
@@ -1006,7 +974,7 @@ static int revive_dirs(struct xr_rp *rp)
 		}
 		rc = plan_dir_core(rp, cand[i], r ? r->mode : 0755, action);
 		if (!rc && !r)
-			rc = irec_insert(ctx, cand[i], XFMT_S_IFDIR | 0755);
+			rc = rp_irec_insert(ctx, cand[i], XFMT_S_IFDIR | 0755);
 	}
 	free(cand);
 	return rc;
@@ -1034,6 +1002,8 @@ int rp_plan_names(struct xr_rp *rp)
 			return 0;
 	}
 	rc = revive_dirs(rp);
+	if (!rc)
+		rc = rp_revive_files(rp);
 	if (rc)
 		return rc;
 	root_irec = live(&ns, ctx->sb.rootino);

@@ -31,6 +31,10 @@ static int space_ready(struct xr_rp *rp, uint32_t agno)
 		for (uint64_t b = fwd->recs[i].agbno;
 		     b < (uint64_t)fwd->recs[i].agbno + fwd->recs[i].len && b < len; b++)
 			xa_bitmap_set(&ra->used, b);
+	for (size_t i = 0; i < ra->added.n; i++)
+		for (uint64_t b = ra->added.recs[i].agbno;
+		     b < (uint64_t)ra->added.recs[i].agbno + ra->added.recs[i].len && b < len; b++)
+			xa_bitmap_set(&ra->used, b);
 	ra->space_ready = true;
 	return 0;
 }

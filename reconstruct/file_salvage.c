@@ -1,0 +1,267 @@
+/*
+ * file_salvage.c - regular files whose inode the inode phase had to clear
+ * (a destroyed core, a damaged fork map), brought back from the reverse
+ * map, as XFS online repair rebuilds a fork from rmap records.
+ *
+ * The rmapbt names every data extent of a file with its file offset and
+ * unwritten state, so the data fork can be written anew as an extent list.
+ * When the old core still decodes (a damaged fork, not a destroyed core) its
+ * mode, owner, times and size stay; otherwise a fresh core gets mode 0644
+ * and a size that covers the last mapped block (the exact byte length died
+ * with the core; the report says which files were brought back).  The
+ * attr fork is not rebuilt: its map is as damaged as the rest.  A file with
+ * more extents than the inode holds as a list (it would need a bmbt) stays
+ * cleared.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/check/ownership.h"
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "analyzer/io/image.h"
+#include "analyzer/model/file.h"
+#include "formats/btrec.h"
+#include "formats/dinode_enc.h"
+#include "reconstruct/plan.h"
+#include "reconstruct/repair_int.h"
+
+struct fext {
+	uint64_t off, fsb;
+	uint32_t len;
+	uint32_t agno, agbno;
+	bool     unwritten;
+};
+
+static int cmp_fext(const void *x, const void *y)
+{
+	const struct fext *a = x, *b = y;
+
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
+/* Data extents rmap gives ino, sorted and merged; NULL/0 when none. */
+static int collect(struct xr_rp *rp, uint64_t ino, struct fext **out, size_t *n, bool *shared)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	struct fext *v = NULL;
+	size_t cnt = 0, cap = 0, k = 0;
+
+	*shared = false;
+	for (uint32_t a = 0; a < ctx->nags; a++) {
+		const struct xa_ownlist *rm = xa_own_rmap(ctx, a);
+
+		if (!ctx->ags[a].bt[XA_BT_RMAP].walked)
+			continue;
+		for (size_t i = 0; rm && i < rm->n; i++) {
+			const struct xa_ownrec *r = &rm->recs[i];
+
+			if (r->owner != ino || (r->flags & (XA_OWN_ATTR | XA_OWN_BMBT)) || !r->len)
+				continue;
+			if (cnt == cap) {
+				size_t ncap = cap ? cap * 2 : 16;
+				struct fext *nv = realloc(v, ncap * sizeof(*nv));
+
+				if (!nv) {
+					free(v);
+					return XERR_NOMEM;
+				}
+				v = nv;
+				cap = ncap;
+			}
+			v[cnt].off = r->offset;
+			v[cnt].fsb = xfmt_geom_fsb(g, a, r->agbno);
+			v[cnt].len = r->len;
+			v[cnt].agno = a;
+			v[cnt].agbno = r->agbno;
+			v[cnt].unwritten = (r->flags & XA_OWN_UNWRITTEN) != 0;
+			cnt++;
+			/* someone else's record on the same blocks: reflinked data */
+			for (size_t j = 0; j < rm->n && !*shared; j++)
+				if (rm->recs[j].owner != ino && !xa_owner_is_special(rm->recs[j].owner) &&
+				    rm->recs[j].agbno < r->agbno + r->len &&
+				    r->agbno < rm->recs[j].agbno + rm->recs[j].len)
+					*shared = true;
+		}
+	}
+	if (cnt > 1)
+		qsort(v, cnt, sizeof(*v), cmp_fext);
+	for (size_t i = 0; i < cnt; i++) {
+		if (k && v[k - 1].off + v[k - 1].len > v[i].off) {
+			free(v);      /* overlapping file offsets: not one file's map */
+			*out = NULL;
+			*n = 0;
+			return 0;
+		}
+		v[k++] = v[i];
+	}
+	*out = v;
+	*n = k;
+	return 0;
+}
+
+/* Mappings merged as the kernel would keep them in the fork. */
+static size_t fork_extents(const struct fext *v, size_t n, struct xfmt_bmbt_rec *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (k && out[k - 1].startoff + out[k - 1].blockcount == v[i].off &&
+		    out[k - 1].startblock + out[k - 1].blockcount == v[i].fsb &&
+		    out[k - 1].unwritten == v[i].unwritten &&
+		    (uint64_t)out[k - 1].blockcount + v[i].len < (1u << 21)) {
+			out[k - 1].blockcount += v[i].len;
+			continue;
+		}
+		out[k].startoff = v[i].off;
+		out[k].startblock = v[i].fsb;
+		out[k].blockcount = v[i].len;
+		out[k].unwritten = v[i].unwritten;
+		k++;
+	}
+	return k;
+}
+
+static int revive(struct xr_rp *rp, uint64_t ino)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	struct xa_irec *r = xa_irec_find(ctx, ino);
+	struct fext *v = NULL;
+	struct xfmt_bmbt_rec *recs = NULL;
+	struct xfmt_dinode d;
+	struct xa_inode tmpl;
+	size_t n = 0, nrec, core = g->v5 ? XFMT_DINODE_V3_CORE : XFMT_DINODE_V2_CORE;
+	uint64_t blocks = 0, end = 0;
+	bool shared, have_core, have_tmpl = false;
+	uint8_t *buf = malloc(g->inodesize);
+	uint32_t agno = xfmt_geom_ino_agno(g, ino);
+	uint64_t byte = xfmt_geom_ino_byte(g, ino);
+	int action, rc;
+
+	if (!buf)
+		return XERR_NOMEM;
+	rc = collect(rp, ino, &v, &n, &shared);
+	if (rc || !n)
+		goto out;
+	recs = calloc(n, sizeof(*recs));
+	if (!recs) {
+		rc = XERR_NOMEM;
+		goto out;
+	}
+	nrec = fork_extents(v, n, recs);
+	if (nrec > (g->inodesize - core) / 16)
+		goto out;  /* would need a bmbt: stays cleared */
+	for (size_t i = 0; i < n; i++) {
+		blocks += v[i].len;
+		if (v[i].off + v[i].len > end)
+			end = v[i].off + v[i].len;
+	}
+	/* The old core, when it still decodes as a regular file. */
+	have_core = ximg_pread(ctx->img, buf, g->inodesize, byte) == 0 &&
+		    xfmt_dinode_decode(buf, g->inodesize, g, &d) == 0 &&
+		    d.magic == XFS_DINODE_MAGIC && (d.mode & XFMT_S_IFMT) == XFMT_S_IFREG &&
+		    r && (r->mode & XFMT_S_IFMT) == XFMT_S_IFREG;
+	if (!have_core) {
+		if (xa_inode_read(ctx, ctx->sb.rootino, &tmpl) != 0)
+			goto out;
+		have_tmpl = true;
+		memcpy(buf, tmpl.raw, g->inodesize);
+		buf[2] = (uint8_t)((XFMT_S_IFREG | 0644) >> 8);
+		buf[3] = (uint8_t)(XFMT_S_IFREG | 0644);
+		/* bytes covering the last mapped block: the true length is lost */
+		xfmt_dinode_put_size(buf, end << g->blocklog);
+		d = tmpl.d;
+	}
+	memset(buf + core, 0, g->inodesize - core);
+	buf[82] = 0;                               /* no attr fork */
+	buf[83] = XFS_DINODE_FMT_EXTENTS;
+	xfmt_dinode_put_anextents(buf, &d, 0);
+	for (size_t i = 0; i < nrec; i++)
+		xfmt_bmbt_rec_encode(buf + core + 16 * i, &recs[i]);
+	xfmt_dinode_put_format(buf, XFS_DINODE_FMT_EXTENTS);
+	xfmt_dinode_put_nextents(buf, &d, nrec);
+	xfmt_dinode_put_nblocks(buf, blocks);
+	xfmt_dinode_put_next_unlinked(buf, 0xFFFFFFFFu);
+	if (g->v5) {
+		/* di_flags2 (be64 at 120): reflink only when the data is shared */
+		uint64_t f2 = ((uint64_t)buf[120] << 56) | ((uint64_t)buf[121] << 48) |
+			      ((uint64_t)buf[122] << 40) | ((uint64_t)buf[123] << 32) |
+			      ((uint64_t)buf[124] << 24) | ((uint64_t)buf[125] << 16) |
+			      ((uint64_t)buf[126] << 8) | buf[127];
+
+		f2 &= ~(uint64_t)(XFS_DIFLAG2_REFLINK | XFS_DIFLAG2_COWEXTSIZE | XFS_DIFLAG2_DAX);
+		if (shared && xfmt_geom_has_reflink(g))
+			f2 |= XFS_DIFLAG2_REFLINK;
+		for (int i = 0; i < 8; i++)
+			buf[120 + i] = (uint8_t)(f2 >> (56 - 8 * i));
+	}
+	if (!have_core) {
+		/* plain flags (be16 at 90): a fresh file has none */
+		buf[90] = 0;
+		buf[91] = 0;
+	}
+	xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
+	action = xr_plan_action(rp->plan, "revive-file", agno, ino,
+				"file %" PRIu64 " brought back from the reverse map: %zu extents, "
+				"%" PRIu64 " blocks%s", ino, nrec, blocks,
+				have_core ? "" : " (fresh core: mode 0644, size rounded up to blocks)");
+	if (action < 0) {
+		rc = action;
+		goto out;
+	}
+	rc = xr_plan_write(rp->plan, action, "inode", agno,
+			   (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >> g->blocklog), ino, byte,
+			   buf, g->inodesize);
+	if (!rc && xa_u64set_add(&rp->new_inodes, ino) < 0)
+		rc = XERR_NOMEM;
+	if (!rc && !r)
+		rc = rp_irec_insert(ctx, ino, XFMT_S_IFREG | 0644);
+	for (size_t i = 0; !rc && i < n; i++) {
+		rc = xa_ownlist_add(&rp->ags[v[i].agno].added, v[i].agbno, v[i].len, ino, v[i].off,
+				    v[i].unwritten ? XA_OWN_UNWRITTEN : 0);
+		if (!rc && rp->ags[v[i].agno].space_ready)
+			for (uint32_t b = v[i].agbno; b < v[i].agbno + v[i].len; b++)
+				xa_bitmap_set(&rp->ags[v[i].agno].used, b);
+		rp_need_rebuild(rp, v[i].agno);
+	}
+	if (!rc)
+		rp_need_rebuild(rp, agno);
+out:
+	if (have_tmpl)
+		xa_inode_release(&tmpl);
+	free(recs);
+	free(v);
+	free(buf);
+	return rc;
+}
+
+int rp_revive_files(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	uint64_t *cand;
+	size_t n = 0;
+	int rc = 0;
+
+	if (!xfmt_geom_has_rmapbt(&ctx->geom) || !rp->cleared.used)
+		return 0;
+	cand = malloc(rp->cleared.used * sizeof(*cand));
+	if (!cand)
+		return XERR_NOMEM;
+	for (size_t i = 0; i < rp->cleared.cap; i++)
+		if (rp->cleared.slots[i])
+			cand[n++] = rp->cleared.slots[i] - 1;
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct xa_irec *r = xa_irec_find(ctx, cand[i]);
+
+		if (xa_u64set_has(&rp->new_inodes, cand[i]) || cand[i] == ctx->sb.rootino)
+			continue;
+		if (r && (r->mode & XFMT_S_IFMT) != XFMT_S_IFREG)
+			continue;
+		rc = revive(rp, cand[i]);
+	}
+	free(cand);
+	return rc;
+}
