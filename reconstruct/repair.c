@@ -318,6 +318,9 @@ static int plan_superblocks(struct xr_rp *rp)
 			what |= XR_SB_PRIMARY;
 	if (rp->cleared.used || rp->new_inodes.used)
 		what |= XR_SB_PRIMARY;
+	/* Dropping a dirty log drops the counter updates it held too. */
+	if (ctx->log_dirty && rp->o->zero_log)
+		what |= XR_SB_PRIMARY;
 	if (!what)
 		return 0;
 	sum_counters(rp, &c);
@@ -405,7 +408,9 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 	}
 	if (ctx->log_dirty) {
 		/* Metadata written now must not be ahead of the new log's head. */
-		rc = xr_log_clear_cycle(&rp.env, ctx->log_last_lsn, &log_cycle);
+		uint64_t max_lsn = ctx->log_last_lsn > ctx->sb.lsn ? ctx->log_last_lsn : ctx->sb.lsn;
+
+		rc = xr_log_clear_cycle(&rp.env, max_lsn, &log_cycle);
 		if (rc) {
 			snprintf(err, errlen, "the dirty log cannot be discarded: %s", xerr_str(rc));
 			goto out;
