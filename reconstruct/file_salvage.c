@@ -238,6 +238,15 @@ out:
 	return rc;
 }
 
+static bool was_unlinked(const struct xa_ctx *ctx, uint64_t ino)
+{
+	for (size_t i = 0; i < ctx->findings.count; i++)
+		if (ctx->findings.items[i].p.code == XP_nsUnlinkedOpen &&
+		    ctx->findings.items[i].p.ino == ino)
+			return true;
+	return false;
+}
+
 int rp_revive_files(struct xr_rp *rp)
 {
 	struct xa_ctx *ctx = rp->ctx;
@@ -260,6 +269,8 @@ int rp_revive_files(struct xr_rp *rp)
 			continue;
 		if (r && (r->mode & XFMT_S_IFMT) != XFMT_S_IFREG)
 			continue;
+		if (was_unlinked(ctx, cand[i]))
+			continue;  /* deleted while open: freed, not brought back */
 		rc = revive(rp, cand[i]);
 	}
 	free(cand);

@@ -75,6 +75,12 @@ static void judge(const struct xa_finding *f, struct verdict *v)
 {
 	unsigned fam = rp_family(f->p.code);
 
+	/* An inode left on an unlinked list (open when the system stopped):
+	 * nothing names it, so it is freed, as the kernel would have. */
+	if (f->p.code == XP_nsUnlinkedOpen) {
+		v->clear = true;
+		return;
+	}
 	if (xprob_severity_of(f->p.code) != XSEV_ERROR)
 		return;  /* warnings alone change nothing */
 	switch (f->p.code) {
