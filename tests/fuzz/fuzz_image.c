@@ -26,7 +26,8 @@
  * `stat` and `cat` of a few inodes, and `extract /` into a scratch
  * directory.  Extraction is checked to have written nothing beside its
  * destination (rule 1: we write only where the user said), then removed.
- * File size is capped (RLIMIT_FSIZE, SIGXFSZ ignored) so that a hostile
+ * Last, the repair is planned (a dry run: nothing is written) and its
+ * report rendered.  File size is capped (RLIMIT_FSIZE, SIGXFSZ ignored) so that a hostile
  * image cannot fill the disk through extract, and `cat` writes into a stream
  * that fails after FZ_CAT_LIMIT bytes: a file may legally claim an exabyte
  * of holes, and cat is meant to stop at the first write error.
@@ -55,6 +56,9 @@
 #include "analyzer/views/files.h"
 #include "analyzer/views/ls.h"
 #include "analyzer/views/show.h"
+#include "reconstruct/plan.h"
+#include "reconstruct/repair.h"
+#include "reconstruct/repair_report.h"
 #include "tests/fuzz/harness.h"
 #include "tests/fuzz/sparse_image.h"
 
@@ -349,6 +353,30 @@ static void render(struct xa_ctx *ctx)
 	file_views(ctx);
 }
 
+/*
+ * A dry-run repair: the whole planner (inodes, namespace, lost+found, AG
+ * rebuilds, superblocks, a discarded log) over whatever the check found,
+ * its writes held in the plan, and the repair report rendered.
+ */
+static void plan_repair(struct xa_ctx *ctx)
+{
+	struct xr_repair_opts ro = { true };
+	struct xr_repair_summary sum;
+	struct xr_report_info ri;
+	struct xr_plan plan;
+	char err[256] = "";
+
+	if (ctx->geom_source == XA_GEOM_NONE)
+		return;
+	xr_plan_init(&plan);
+	if (xr_repair_plan(ctx, &ro, &plan, &sum, err, sizeof(err)) == 0) {
+		memset(&ri, 0, sizeof(ri));
+		ri.result = "planned";
+		xr_repair_report_write(ctx, &plan, &sum, &ri, "/dev/null", err, sizeof(err));
+	}
+	xr_plan_release(&plan);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct xa_options opts = { 0 };
@@ -359,6 +387,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	setup();
 	opts.cache_bytes = FZ_CACHE_BYTES;
+	opts.keep_ownership = true;
 	if (size >= FZI_HDR_LEN && !memcmp(data, FZI_MAGIC, 4)) {
 		struct ximg *img = open_sparse(data, size);
 
@@ -372,8 +401,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (open_raw(data, size, &ctx, &opts) != 0) {
 		return 0;
 	}
-	if (xa_run(&ctx, XA_RUN_CHECK) == 0)
+	if (xa_run(&ctx, XA_RUN_CHECK) == 0) {
 		render(&ctx);
+		plan_repair(&ctx);
+	}
 	xa_ctx_release(&ctx);
 	return 0;
 }
