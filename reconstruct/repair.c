@@ -114,7 +114,7 @@ static bool is_ag_finding(const struct xa_finding *f)
 	}
 }
 
-const char *rp_ag_blocked(struct xr_rp *rp, uint32_t agno)
+static const char *ag_blocked_compute(struct xr_rp *rp, uint32_t agno)
 {
 	struct xa_ctx *ctx = rp->ctx;
 	const struct xa_ag *ag = &ctx->ags[agno];
@@ -131,6 +131,18 @@ const char *rp_ag_blocked(struct xr_rp *rp, uint32_t agno)
 			return "inode chunk records are damaged";
 	}
 	return NULL;
+}
+
+const char *rp_ag_blocked(struct xr_rp *rp, uint32_t agno)
+{
+	struct rp_ag *ra = &rp->ags[agno];
+
+	/* Asked for every allocation: the answer does not change. */
+	if (!ra->blocked_known) {
+		ra->blocked_why = ag_blocked_compute(rp, agno);
+		ra->blocked_known = true;
+	}
+	return ra->blocked_why;
 }
 
 /* The kept records of AG agno: forward ownership without the structures

@@ -27,6 +27,8 @@ struct rp_ag {
 	bool                rebuild;    /* space and inode indexes must be rebuilt */
 	const char         *blocked;    /* why they cannot be (NULL = they can) */
 	int                 action;     /* the rebuild action, -1 before it exists */
+	bool                blocked_known;  /* rp_ag_blocked's answer is cached */
+	const char         *blocked_why;
 	bool                have_res;
 	struct xr_ag_result res;
 	/* Space handed out by the planner itself (directory blocks): */

@@ -145,22 +145,22 @@ static int entry_cb(void *arg, const struct xfmt_dirent *de)
 	return 0;
 }
 
-/* A directory the check found damaged (any error in its blocks or entries). */
-static bool dir_damaged(const struct xa_ctx *ctx, uint64_t ino)
+/* Directories the check found damaged (an error in their blocks or
+ * entries), into *set once, so each directory is a look-up. */
+static int damaged_dirs(const struct xa_ctx *ctx, struct xa_u64set *set)
 {
 	for (size_t i = 0; i < ctx->findings.count; i++) {
 		const struct xa_finding *f = &ctx->findings.items[i];
 		unsigned fam = rp_family(f->p.code);
 
-		if (!(f->p.has & XPROB_HAS_INO) || f->p.ino != ino ||
-		    xprob_severity_of(f->p.code) != XSEV_ERROR)
+		if (!(f->p.has & XPROB_HAS_INO) || xprob_severity_of(f->p.code) != XSEV_ERROR)
 			continue;
-		if (fam == FAM_DIR || f->p.code == XP_nsBadDot || f->p.code == XP_nsDotdotMismatch ||
-		    f->p.code == XP_nsEntryBadInode || f->p.code == XP_nsFtypeMismatch ||
-		    f->p.code == XP_nsDirLinkedTwice)
-			return true;
+		if ((fam == FAM_DIR || f->p.code == XP_nsBadDot || f->p.code == XP_nsDotdotMismatch ||
+		     f->p.code == XP_nsEntryBadInode || f->p.code == XP_nsFtypeMismatch ||
+		     f->p.code == XP_nsDirLinkedTwice) && xa_u64set_add(set, f->p.ino) < 0)
+			return XERR_NOMEM;
 	}
-	return false;
+	return 0;
 }
 
 static int add_dir(struct ns *ns, uint64_t ino, size_t irec)
@@ -183,6 +183,13 @@ static int add_dir(struct ns *ns, uint64_t ino, size_t irec)
 static int collect_dirs(struct ns *ns)
 {
 	struct xa_ctx *ctx = ns->ctx;
+	struct xa_u64set damaged = { 0 };
+	int drc = damaged_dirs(ctx, &damaged);
+
+	if (drc) {
+		xa_u64set_release(&damaged);
+		return drc;
+	}
 
 	for (size_t i = 0; i < ctx->nirecs; i++) {
 		const struct xa_irec *r = &ctx->irecs[i];
@@ -195,12 +202,15 @@ static int collect_dirs(struct ns *ns)
 		if (xa_u64set_has(&ns->rp->new_inodes, r->ino)) {
 			/* revived: its entries come from where they still are */
 			rc = add_dir(ns, r->ino, i);
-			if (rc)
+			if (!rc) {
+				ns->cur = ns->ndirs - 1;
+				rc = rp_dir_salvage(ns->rp, r->ino, entry_cb, ns,
+						    &ns->dirs[ns->cur].dotdot);
+			}
+			if (rc < 0) {
+				xa_u64set_release(&damaged);
 				return rc;
-			ns->cur = ns->ndirs - 1;
-			rc = rp_dir_salvage(ns->rp, r->ino, entry_cb, ns, &ns->dirs[ns->cur].dotdot);
-			if (rc < 0)
-				return rc;
+			}
 			ns->dirs[ns->cur].rewrite = true;
 			continue;
 		}
@@ -209,16 +219,20 @@ static int collect_dirs(struct ns *ns)
 		rc = add_dir(ns, r->ino, i);
 		if (rc) {
 			xa_inode_release(&ip);
+			xa_u64set_release(&damaged);
 			return rc;
 		}
 		ns->cur = ns->ndirs - 1;
 		rc = xa_dir_iterate(ctx, &ip, NULL, entry_cb, ns, &complete);
 		xa_inode_release(&ip);
-		if (rc == XERR_NOMEM)
+		if (rc == XERR_NOMEM) {
+			xa_u64set_release(&damaged);
 			return rc;
-		if (rc || !complete || dir_damaged(ctx, r->ino))
+		}
+		if (rc || !complete || xa_u64set_has(&damaged, r->ino))
 			ns->dirs[ns->cur].rewrite = true;
 	}
+	xa_u64set_release(&damaged);
 	return 0;
 }
 
