@@ -53,6 +53,7 @@ void xr_plan_release(struct xr_plan *p)
 		free(p->orphans[i].orig_name);
 		free(p->orphans[i].new_path);
 	}
+	free(p->ag_notes);
 	free(p->actions);
 	free(p->changes);
 	free(p->orphans);

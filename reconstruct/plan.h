@@ -60,7 +60,17 @@ struct xr_orphan {
 	uint64_t descendants;   /* directories: inodes moved with it */
 };
 
+/* What the planner decided for one AG, and on whose word (rule 4). */
+struct xr_ag_note {
+	uint32_t    agno;
+	const char *decision;   /* static: "rebuilt", "not rebuilt: ...", "untouched" */
+	const char *chunks;     /* static: where its inode chunks came from */
+	const char *believed;   /* static: which metadata the rebuild trusted */
+};
+
 struct xr_plan {
+	struct xr_ag_note *ag_notes;  /* one per AG, in AG order (may be NULL) */
+	size_t             nag_notes;
 	struct xr_action *actions;
 	size_t            nactions, actions_cap;
 	struct xr_change *changes;

@@ -272,6 +272,41 @@ out:
 	return rc;
 }
 
+/* Record per AG what was decided and on whose word, for the report. */
+static int note_ags(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	struct xr_plan *p = rp->plan;
+
+	p->ag_notes = calloc(ctx->nags ? ctx->nags : 1, sizeof(*p->ag_notes));
+	if (!p->ag_notes)
+		return XERR_NOMEM;
+	p->nag_notes = ctx->nags;
+	for (uint32_t a = 0; a < ctx->nags; a++) {
+		const struct xa_ag *ag = &ctx->ags[a];
+		const struct rp_ag *ra = &rp->ags[a];
+		struct xr_ag_note *n = &p->ag_notes[a];
+
+		n->agno = a;
+		n->chunks = ag->chunks_from_rmap ? "rmapbt OWN_INODES records (the inode btree is unreadable)"
+						 : "inode btree";
+		if (ra->have_res) {
+			n->decision = "rebuilt";
+			n->believed = xfmt_geom_has_rmapbt(&ctx->geom)
+				? "primary metadata (inode forks, inode chunks, headers) for the new trees; "
+				  "the rmapbt for inodes whose own map was lost"
+				: "primary metadata (inode forks, inode chunks, headers)";
+		} else if (ra->rebuild) {
+			n->decision = "needed a rebuild that could not be done";
+			n->believed = ra->blocked ? ra->blocked : "";
+		} else {
+			n->decision = "untouched";
+			n->believed = "its own headers and trees (no damage found, nothing moved)";
+		}
+	}
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Superblocks and log. */
 
@@ -450,7 +485,9 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 		if (rc)
 			goto out;
 	}
-	rc = plan_superblocks(&rp);
+	rc = note_ags(&rp);
+	if (!rc)
+		rc = plan_superblocks(&rp);
 	if (!rc)
 		rc = plan_log(&rp, log_cycle);
 	if (!rc)

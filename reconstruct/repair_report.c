@@ -197,6 +197,23 @@ static void write_orphans(struct xa_xw *x, const struct xr_plan *plan)
 	xa_xw_end(x);
 }
 
+static void write_ags(struct xa_xw *x, const struct xr_plan *plan)
+{
+	xa_xw_start(x, "ags");
+	xa_xw_attr_u64(x, "count", plan->nag_notes);
+	for (size_t i = 0; i < plan->nag_notes && !x->failed; i++) {
+		const struct xr_ag_note *n = &plan->ag_notes[i];
+
+		xa_xw_start(x, "ag");
+		xa_xw_attr_u64(x, "no", n->agno);
+		xa_xw_attr(x, "decision", n->decision);
+		xa_xw_attr(x, "inode-chunks-from", n->chunks);
+		xa_xw_attr(x, "believed", n->believed);
+		xa_xw_end(x);
+	}
+	xa_xw_end(x);
+}
+
 static void write_after(struct xa_xw *x, const struct xr_report_info *ri)
 {
 	if (!ri->after_checked)
@@ -243,6 +260,7 @@ int xr_repair_report_write(const struct xa_ctx *ctx, const struct xr_plan *plan,
 	write_input(&x, ctx);
 	write_output(&x, ri);
 	write_summary(&x, ctx, plan, sum, ri);
+	write_ags(&x, plan);
 	write_findings(&x, &ctx->findings, "findings");
 	write_actions(&x, plan);
 	write_changes(&x, plan);
