@@ -11,6 +11,9 @@
  * rewritten by the namespace phase like any other, so its children stay at
  * their paths.
  *
+ * On v5 without an rmapbt the blocks are found by the owner each data
+ * block's header names, in the space nothing else owns.
+ *
  * What counts as the directory's block is checked hard, because the bytes
  * are read on the word of the rmapbt alone: the block's magic must be a
  * data or single-block magic, on v5 its owner field must name the inode,
@@ -110,9 +113,129 @@ static int from_rmap(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
 					free(blk);
 					return n;
 				}
+				rp_space_hold(rp, a, (uint32_t)(r->agbno + k), fsbpd);
 				found++;
 			}
 		}
+	}
+	free(blk);
+	return found;
+}
+
+static int cmp_dblk(const void *x, const void *y)
+{
+	const struct rp_dblk *a = x, *b = y;
+
+	if (a->owner != b->owner)
+		return a->owner < b->owner ? -1 : 1;
+	if (a->agno != b->agno)
+		return a->agno < b->agno ? -1 : 1;
+	return a->agbno < b->agbno ? -1 : a->agbno > b->agbno;
+}
+
+/*
+ * v5 without an rmapbt: every directory data block carries its owner.  One
+ * pass over the blocks nothing owns (a directory whose inode was lost has
+ * no owner in the forward map) notes each data or block-form header; the
+ * result is sorted by owner for look-ups.  Bounded by the AGs' size; only
+ * run when some directory needs it.
+ */
+static int build_dscan(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t fsbpd = 1u << g->dirblklog;
+	uint8_t hdr[64];
+	size_t cap = 0;
+
+	rp->dscan_built = true;
+	for (uint32_t a = 0; a < ctx->nags; a++) {
+		const struct xa_bitmap *own = rp_space_owned(rp, a);
+		uint32_t len = xfmt_geom_ag_length(g, a);
+
+		if (!own)
+			continue;
+		for (uint32_t b = 0; b + fsbpd <= len; b++) {
+			struct xfmt_dir2_data_hdr h;
+			uint32_t magic;
+
+			if (xa_bitmap_test(own, b))
+				continue;
+			if (ximg_pread(ctx->img, hdr, sizeof(hdr), xfmt_geom_agbno_byte(g, a, b)) != 0)
+				continue;
+			magic = xfmt_get_be32(hdr);
+			if (magic != XFS_DIR3_DATA_MAGIC && magic != XFS_DIR3_BLOCK_MAGIC)
+				continue;
+			if (xfmt_dir2_data_hdr_decode(hdr, sizeof(hdr), true, &h) != 0 ||
+			    !xfmt_geom_ino_valid(g, h.owner) ||
+			    h.blkno != xfmt_geom_agbno_byte(g, a, b) >> 9 ||
+			    memcmp(h.uuid, g->meta_uuid, 16) != 0)
+				continue;
+			if (rp->ndscan == cap) {
+				size_t ncap = cap ? cap * 2 : 64;
+				struct rp_dblk *n = realloc(rp->dscan, ncap * sizeof(*n));
+
+				if (!n)
+					return XERR_NOMEM;
+				rp->dscan = n;
+				cap = ncap;
+			}
+			rp->dscan[rp->ndscan].owner = h.owner;
+			rp->dscan[rp->ndscan].agno = a;
+			rp->dscan[rp->ndscan].agbno = b;
+			rp->ndscan++;
+		}
+	}
+	if (rp->ndscan > 1)
+		qsort(rp->dscan, rp->ndscan, sizeof(*rp->dscan), cmp_dblk);
+	return 0;
+}
+
+/* From the owner scan: the blocks whose header names ino. */
+static int from_owner(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
+		      uint64_t *dotdot)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	size_t lo = 0, hi;
+	uint8_t *blk;
+	int found = 0, rc;
+
+	if (!g->v5 || xfmt_geom_has_rmapbt(g))
+		return 0;
+	if (!rp->dscan_built) {
+		rc = build_dscan(rp);
+		if (rc)
+			return rc;
+	}
+	hi = rp->ndscan;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rp->dscan[mid].owner < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo >= rp->ndscan || rp->dscan[lo].owner != ino)
+		return 0;
+	blk = malloc(g->dirblksize);
+	if (!blk)
+		return XERR_NOMEM;
+	for (size_t i = lo; i < rp->ndscan && rp->dscan[i].owner == ino; i++) {
+		int n;
+
+		if (ximg_pread(rp->ctx->img, blk, g->dirblksize,
+			       xfmt_geom_agbno_byte(g, rp->dscan[i].agno, rp->dscan[i].agbno)) != 0)
+			continue;
+		n = salvage_block(rp, ino, blk, fn, arg, dotdot);
+		if (n == NOT_DIR)
+			continue;
+		if (n < 0) {
+			free(blk);
+			return n;
+		}
+		rp_space_hold(rp, rp->dscan[i].agno, rp->dscan[i].agbno, 1u << g->dirblklog);
+		found++;
 	}
 	free(blk);
 	return found;
@@ -170,6 +293,9 @@ int rp_dir_salvage(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg, u
 
 	*dotdot = 0;
 	rc = from_rmap(rp, ino, fn, arg, dotdot);
+	if (rc != 0)
+		return rc < 0 ? rc : 1;
+	rc = from_owner(rp, ino, fn, arg, dotdot);
 	if (rc != 0)
 		return rc < 0 ? rc : 1;
 	rc = from_literal(rp, ino, fn, arg, dotdot);

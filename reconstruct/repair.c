@@ -512,6 +512,7 @@ out:
 	xa_u64set_release(&rp.attr_dropped);
 	xa_u64set_release(&rp.dir_rewritten);
 	xa_u64set_release(&rp.new_inodes);
+	free(rp.dscan);
 	if (rp.ags)
 		rp_space_release(&rp);
 	free(rp.ags);

@@ -50,6 +50,16 @@ struct xr_rp {
 	struct xa_u64set              dir_rewritten; /* directories whose data fork is
 	                                                replaced by new blocks */
 	struct xa_u64set              new_inodes;    /* inodes the plan allocates */
+	/* v5 without rmapbt: directory data blocks found in unowned space, by
+	 * the owner their header names (dir_salvage.c builds it once) */
+	bool                          dscan_built;
+	struct rp_dblk               *dscan;
+	size_t                        ndscan;
+};
+
+struct rp_dblk {
+	uint64_t owner;
+	uint32_t agno, agbno;
 };
 
 static inline unsigned rp_family(unsigned code)
@@ -94,6 +104,13 @@ int rp_plan_names(struct xr_rp *rp);
 int rp_space_alloc(struct xr_rp *rp, uint32_t agno_hint, uint32_t want, uint32_t unit,
 		   uint64_t owner, uint64_t offset, uint32_t flags, uint32_t *agno, uint32_t *agbno,
 		   uint32_t *got);
+
+/* Never hand out these blocks (old blocks read as evidence by a salvage). */
+void rp_space_hold(struct xr_rp *rp, uint32_t agno, uint32_t agbno, uint32_t len);
+
+/* Blocks of AG agno owned before the repair or allocated by it, or NULL
+ * when the AG's ownership is not known (or out of memory). */
+const struct xa_bitmap *rp_space_owned(struct xr_rp *rp, uint32_t agno);
 
 /* Give back every block allocated for owner (a write that could not finish). */
 void rp_space_unalloc(struct xr_rp *rp, uint64_t owner);

@@ -39,6 +39,21 @@ static int space_ready(struct xr_rp *rp, uint32_t agno)
 	return 0;
 }
 
+void rp_space_hold(struct xr_rp *rp, uint32_t agno, uint32_t agbno, uint32_t len)
+{
+	if (agno >= rp->ctx->nags || rp_ag_blocked(rp, agno) || space_ready(rp, agno))
+		return;
+	for (uint64_t b = agbno; b < (uint64_t)agbno + len; b++)
+		xa_bitmap_set(&rp->ags[agno].used, b);
+}
+
+const struct xa_bitmap *rp_space_owned(struct xr_rp *rp, uint32_t agno)
+{
+	if (agno >= rp->ctx->nags || rp_ag_blocked(rp, agno) || space_ready(rp, agno))
+		return NULL;
+	return &rp->ags[agno].used;
+}
+
 /* The longest free run in AG agno, capped at want: first run of want
  * blocks, else the longest.  0 when the AG is full. */
 static uint32_t find_run(const struct rp_ag *ra, uint32_t len, uint32_t want, uint32_t unit,
