@@ -269,6 +269,8 @@ int rp_revive_files(struct xr_rp *rp)
 			continue;
 		if (r && (r->mode & XFMT_S_IFMT) != XFMT_S_IFREG)
 			continue;
+		if (!r && !rp_inobt_says_used(ctx, cand[i]))
+			continue;
 		if (was_unlinked(ctx, cand[i]))
 			continue;  /* deleted while open: freed, not brought back */
 		rc = revive(rp, cand[i]);

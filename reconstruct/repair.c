@@ -85,6 +85,27 @@ int rp_irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode)
 	return 0;
 }
 
+bool rp_inobt_says_used(const struct xa_ctx *ctx, uint64_t ino)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t agno = xfmt_geom_ino_agno(g, ino);
+	uint32_t agino = xfmt_geom_ino_agino(g, ino);
+	const struct xa_ag *ag;
+
+	if (agno >= ctx->nags)
+		return false;
+	ag = &ctx->ags[agno];
+	if (ag->chunks_from_rmap)
+		return true;  /* free masks unknown: the rmapbt says the chunk exists */
+	for (size_t i = 0; i < ag->nchunks; i++) {
+		const struct xa_ichunk *c = &ag->chunks[i];
+
+		if (agino >= c->startino && agino < c->startino + 64)
+			return !((c->free >> (agino - c->startino)) & 1);
+	}
+	return false;
+}
+
 /* ------------------------------------------------------------------ */
 /* Which findings an AG rebuild answers. */
 
@@ -385,7 +406,13 @@ static int plan_superblocks(struct xr_rp *rp)
 		const struct xa_finding *f = &ctx->findings.items[i];
 		unsigned fam = rp_family(f->p.code);
 
-		if (fam == FAM_SB || fam == FAM_SBCOPY || f->p.code == XP_cntSbCounter) {
+		/* A primary rebuilt from a secondary names the realtime inodes the
+		 * secondary lacked: they were never orphans. */
+		bool rt_orphan = ctx->geom_source != XA_GEOM_PRIMARY &&
+				 (f->p.code == XP_nsOrphan) && (f->p.has & XPROB_HAS_INO) &&
+				 (f->p.ino == ctx->sb.rootino + 1 || f->p.ino == ctx->sb.rootino + 2);
+
+		if (fam == FAM_SB || fam == FAM_SBCOPY || f->p.code == XP_cntSbCounter || rt_orphan) {
 			rc = rp_answer(rp, action, i);
 			if (rc)
 				return rc;

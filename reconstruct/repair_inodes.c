@@ -19,6 +19,7 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/file.h"
+#include "formats/crc32c.h"
 #include "formats/dinode_enc.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair_int.h"
@@ -37,13 +38,47 @@ static int cmp_ino_fi(const void *x, const void *y)
 	return a->fi < b->fi ? -1 : a->fi > b->fi;
 }
 
+/* A directory-format block (da node or leaf) of something not a directory:
+ * an attribute fork's block. */
+static bool attr_da_finding(struct xa_ctx *ctx, const struct xa_finding *f)
+{
+	const struct xa_irec *r;
+
+	if (rp_family(f->p.code) != FAM_DIR || !(f->p.has & XPROB_HAS_INO))
+		return false;
+	r = xa_irec_find(ctx, f->p.ino);
+	return r && (r->mode & 0170000u) != 0040000u;
+}
+
+/* A block whose only fault is its checksum: rewritten with a fresh one. */
+static bool crc_only_block(struct xa_ctx *ctx, const struct xa_finding *f)
+{
+	switch (f->p.code) {
+	case XP_symBadCrc:
+	case XP_attrRmtBadCrc:
+		break;
+	case XP_daBadCrc:
+		if (!attr_da_finding(ctx, f))
+			return false;
+		break;
+	case XP_btBadCrc:
+		break;  /* a bmbt block (inode findings only) */
+	default:
+		return false;
+	}
+	return (f->p.has & XPROB_HAS_BYTE) && (f->p.has & XPROB_HAS_OFF) &&
+	       f->p.off + 4 <= ctx->geom.blocksize;
+}
+
 /* Findings the inode phase owns (by the inode they name). */
-static bool inode_finding(const struct xa_finding *f)
+static bool inode_finding(struct xa_ctx *ctx, const struct xa_finding *f)
 {
 	unsigned fam = rp_family(f->p.code);
 
 	if (!(f->p.has & XPROB_HAS_INO))
 		return false;
+	if (attr_da_finding(ctx, f))
+		return true;
 	switch (fam) {
 	case FAM_INODE:
 		return f->p.code != XP_inoFreeButInUse && f->p.code != XP_inoUsedButFree;
@@ -69,11 +104,22 @@ struct verdict {
 	uint32_t nlink;
 	bool     null_unlinked;
 	bool     reseal;
+	bool     fix_crcs;       /* some blocks need only a fresh checksum */
 };
 
-static void judge(const struct xa_finding *f, struct verdict *v)
+static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict *v)
 {
 	unsigned fam = rp_family(f->p.code);
+
+	if (crc_only_block(ctx, f)) {
+		v->fix_crcs = true;
+		return;
+	}
+	if (attr_da_finding(ctx, f)) {
+		if (xprob_severity_of(f->p.code) == XSEV_ERROR)
+			v->drop_attr = true;
+		return;
+	}
 
 	/* An inode left on an unlinked list (open when the system stopped):
 	 * nothing names it, so it is freed, as the kernel would have. */
@@ -175,6 +221,28 @@ static int clear_inode(struct xr_rp *rp, uint64_t ino, const struct ino_fi *grp,
 	return rc;
 }
 
+/* Rewrite one block of ino whose contents verified but whose CRC did not. */
+static int fix_block_crc(struct xr_rp *rp, int action, uint64_t ino, const struct xa_finding *f)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	uint8_t *blk = malloc(g->blocksize);
+	uint32_t agno;
+	int rc;
+
+	if (!blk)
+		return XERR_NOMEM;
+	rc = xr_plan_read(rp->plan, rp->ctx, f->p.byte, blk, g->blocksize);
+	if (!rc) {
+		xfmt_crc_update(blk, g->blocksize, (size_t)f->p.off);
+		agno = (f->p.has & XPROB_HAS_AG) ? f->p.agno : XR_NO_AG;
+		rc = xr_plan_write(rp->plan, action, f->what ? f->what : "block", agno,
+				   (f->p.has & XPROB_HAS_AGBNO) ? f->p.agbno : 0, ino, f->p.byte, blk,
+				   g->blocksize);
+	}
+	free(blk);
+	return rc;
+}
+
 static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		      const struct ino_fi *grp, size_t n)
 {
@@ -195,11 +263,12 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		return clear_inode(rp, ino, grp, n);
 	}
 	action = xr_plan_action(rp->plan, "fix-inode", xfmt_geom_ino_agno(g, ino), ino,
-				"inode %" PRIu64 ":%s%s%s%s%s", ino,
+				"inode %" PRIu64 ":%s%s%s%s%s%s", ino,
 				v->drop_attr ? " damaged attribute fork emptied;" : "",
 				v->set_nblocks ? " block count recomputed;" : "",
 				v->set_nlink ? " link count set to its names;" : "",
 				v->null_unlinked ? " unlinked pointer cleared;" : "",
+				v->fix_crcs ? " block checksums rewritten;" : "",
 				v->reseal ? " checksum and identity rewritten" : "");
 	if (action < 0) {
 		rc = action;
@@ -222,8 +291,19 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		xfmt_dinode_put_nlink(buf, v->nlink);
 	if (v->null_unlinked)
 		xfmt_dinode_put_next_unlinked(buf, 0xFFFFFFFFu);
-	xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
-	rc = write_inode(rp, action, ino, buf);
+	/* Only block checksums to fix: the inode itself stays as it is. */
+	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal) {
+		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
+		rc = write_inode(rp, action, ino, buf);
+	}
+	for (size_t i = 0; !rc && v->fix_crcs && i < n; i++) {
+		const struct xa_finding *f = &ctx->findings.items[grp[i].fi];
+
+		if (!crc_only_block(ctx, f) || (v->drop_attr && f->p.code != XP_symBadCrc &&
+						f->p.code != XP_btBadCrc))
+			continue;
+		rc = fix_block_crc(rp, action, ino, f);
+	}
 	for (size_t i = 0; !rc && i < n; i++)
 		if (xprob_severity_of(ctx->findings.items[grp[i].fi].p.code) == XSEV_ERROR)
 			rc = rp_answer(rp, action, grp[i].fi);
@@ -261,7 +341,7 @@ int rp_plan_inodes(struct xr_rp *rp)
 	int rc = 0;
 
 	for (size_t i = 0; i < ctx->findings.count; i++)
-		if (inode_finding(&ctx->findings.items[i]))
+		if (inode_finding(ctx, &ctx->findings.items[i]))
 			n++;
 	if (!n)
 		return 0;
@@ -270,7 +350,7 @@ int rp_plan_inodes(struct xr_rp *rp)
 		return XERR_NOMEM;
 	n = 0;
 	for (size_t i = 0; i < ctx->findings.count; i++)
-		if (inode_finding(&ctx->findings.items[i])) {
+		if (inode_finding(ctx, &ctx->findings.items[i])) {
 			v[n].ino = ctx->findings.items[i].p.ino;
 			v[n].fi = i;
 			n++;
@@ -282,13 +362,18 @@ int rp_plan_inodes(struct xr_rp *rp)
 
 		memset(&vd, 0, sizeof(vd));
 		while (j < n && v[j].ino == v[i].ino)
-			judge(&ctx->findings.items[v[j++].fi], &vd);
+			judge(ctx, &ctx->findings.items[v[j++].fi], &vd);
+		/* A damaged free inode is not mended but written free anew:
+		 * resealing would bless whatever garbage it holds. */
+		if (!xa_irec_find(ctx, v[i].ino) && (vd.reseal || vd.set_nblocks || vd.drop_attr ||
+						      vd.null_unlinked))
+			vd.clear = true;
 		if (!xfmt_geom_ino_valid(&ctx->geom, v[i].ino))
 			;  /* a number no inode has: nothing to write */
 		else if (vd.clear)
 			rc = clear_inode(rp, v[i].ino, v + i, j - i);
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
-			 vd.reseal)
+			 vd.reseal || vd.fix_crcs)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;
 	}

@@ -76,6 +76,10 @@ void rp_need_rebuild(struct xr_rp *rp, uint32_t agno);
 /* The inode phase: clear, mend and count inodes (repair_inodes.c). */
 int rp_plan_inodes(struct xr_rp *rp);
 
+/* Does the inode btree (or the rmapbt, when it stood in) say ino is
+ * allocated?  The evidence that an inode whose core is gone was in use. */
+bool rp_inobt_says_used(const struct xa_ctx *ctx, uint64_t ino);
+
 /* Insert a record for ino (an inode the plan brings back) into ctx->irecs,
  * keeping them sorted; 0 or XERR_NOMEM. */
 int rp_irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode);

@@ -973,6 +973,9 @@ static int revive_dirs(struct xr_rp *rp)
 
 		if (r && !is_dir(r->mode))
 			continue;
+		/* a core gone: only an inode the inode btree calls allocated */
+		if (!r && !rp_inobt_says_used(ctx, cand[i]))
+			continue;
 		if (cand[i] == ctx->sb.rootino || is_metadata_inode(ctx, cand[i]))
 			continue;
 		rc = rp_dir_salvage(rp, cand[i], NULL, NULL, &dotdot);
