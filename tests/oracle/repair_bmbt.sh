@@ -26,6 +26,16 @@
 #     by less than one block.
 #   - `xfsrecon cat` reads the same bytes as well (our own reader walks the
 #     new tree even where no kernel is available).
+# A directory rewritten into new blocks gets a bmbt too when free space is
+# too fragmented for its blocks to fit the fork as a list.  As root, a copy
+# is mounted read-write and its free space turned into single blocks (one
+# file fills it, every other block punched out); then a data block of /frag
+# (a node directory of 1000 long names) loses its magic.  The repair must
+# rewrite /frag with a bmbt data fork (more extents than its 192-byte fork
+# holds as a list); xfs_repair -n and xfsrecon check exit 0; the reverse
+# map's records of /frag add up to its nblocks (bmbt blocks included); the
+# kernel lists /frag with the same names and inode numbers as before the
+# damage.  Skipped with a note when the copy cannot be mounted.
 . "$top_srcdir/tests/lib.sh"
 
 need_tool zstd
@@ -162,4 +172,65 @@ for case in core leaf root; do
 		"$what matches the original (kernel: $([ $kernel -eq 1 ] && echo yes || echo not run))"
 	rm -f "$c" "$out"
 done
+
+# ------------------------------------------------ a directory with a bmbt
+DIR=/frag
+frag="$work/frag.img"
+cp --sparse=always "$orig" "$frag" || fail "cannot copy the image"
+if ! command -v xfs_io >/dev/null 2>&1 || ! command -v fallocate >/dev/null 2>&1; then
+	echo "note: dir: xfs_io or fallocate missing: directory case not run"
+	exit 0
+fi
+if [ "$(id -u)" -ne 0 ] || ! mount -o loop "$frag" "$mnt" 2>/dev/null; then
+	echo "note: dir: the copy cannot be mounted read-write here: directory case not run"
+	exit 0
+fi
+avail=$(df -B4096 --output=avail "$mnt" | tail -n 1)
+n=$((avail - 64))
+[ "$n" -gt 1000 ] || { umount "$mnt"; fail "dir: only $avail free blocks"; }
+fallocate -l $((n * 4096)) "$mnt/filler" || { umount "$mnt"; fail "dir: fallocate failed"; }
+awk -v n="$n" 'BEGIN { for (i = 0; i < n; i += 2) printf "fpunch %d 4096\n", i * 4096 }' |
+	xfs_io "$mnt/filler" || { umount "$mnt"; fail "dir: punching failed"; }
+(cd "$mnt$DIR" && LC_ALL=C ls -1ai --quoting-style=escape . | sort) > "$TMPD/dir.before"
+umount "$mnt" || fail "cannot unmount $mnt"
+dino=$("$XFSRECON" stat "$frag" "$DIR" | awk '$1 == "inode" { print $2; exit }')
+[ -n "$dino" ] || fail "dir: xfsrecon stat does not find $DIR"
+dfork=$(( $(db_field "$frag" "$dino" core.forkoff) * 8 ))
+[ "$dfork" -gt 0 ] || fail "dir: $DIR has no attr fork offset to size its data fork"
+"$XFS_DB" -x -c "inode $dino" -c "dblock 1" -c "fuzz -d dhdr.hdr.magic zeroes" "$frag" \
+	> "$TMPD/dir.fuzz" 2>&1 || fail "dir: xfs_db could not damage $DIR: $(cat "$TMPD/dir.fuzz")"
+! "$XFS_REPAIR" -n "$frag" > "$TMPD/dir.before.repair" 2>&1 ||
+	fail "dir: xfs_repair -n finds nothing wrong with the damaged copy"
+out="$work/frag.out.img"
+"$XFSRECON" repair "$frag" -o "$out" > "$TMPD/dir.report" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "dir: repair exited $rc, expected 1: $(grep -v '^write' "$TMPD/dir.report" | head -20)"
+grep -q "rewrite-directory: directory $dino rewritten" "$TMPD/dir.report" ||
+	fail "dir: $DIR was not rewritten: $(grep -v '^write' "$TMPD/dir.report" | head -20)"
+grep -q "(bmbt, AG [0-9]* block [0-9]*, inode $dino)" "$TMPD/dir.report" ||
+	fail "dir: no bmbt block was written for $DIR"
+"$XFS_REPAIR" -n "$out" > "$TMPD/dir.after" 2>&1 ||
+	fail "dir: xfs_repair -n rejects the output: $(repair_text "$TMPD/dir.after")"
+"$XFSRECON" check "$out" > "$TMPD/dir.check" 2>&1 ||
+	fail "dir: xfsrecon check finds problems in the output: $(head -20 "$TMPD/dir.check")"
+[ "$(db_field "$out" "$dino" core.format)" = 3 ] || fail "dir: $DIR is not in btree format"
+dnext=$(db_field "$out" "$dino" core.nextents)
+[ "$dnext" -gt $((dfork / 16)) ] ||
+	fail "dir: $dnext extents would fit the $dfork-byte fork as a list"
+dnblocks=$(db_field "$out" "$dino" core.nblocks)
+"$XFS_DB" -r -c fsmap "$out" > "$TMPD/dir.fsmap"
+dbmbt=$(awk -v o="$dino" '$6 == o && $10 == 1 { n += $4 } END { print n + 0 }' "$TMPD/dir.fsmap")
+ddata=$(awk -v o="$dino" '$6 == o && $10 == 0 { n += $4 } END { print n + 0 }' "$TMPD/dir.fsmap")
+[ "$dbmbt" -gt 0 ] || fail "dir: the reverse map names no bmbt block of $DIR"
+[ $((ddata + dbmbt)) -eq "$dnblocks" ] ||
+	fail "dir: nblocks $dnblocks, the reverse map names $ddata data and $dbmbt bmbt blocks"
+mount -o ro,loop "$out" "$mnt" || fail "dir: the kernel cannot mount the output"
+(cd "$mnt$DIR" && LC_ALL=C ls -1ai --quoting-style=escape . | sort) > "$TMPD/dir.after.ls"
+lrc=$?
+umount "$mnt" || fail "cannot unmount $mnt"
+[ $lrc -eq 0 ] || fail "dir: the kernel cannot list $DIR"
+cmp -s "$TMPD/dir.before" "$TMPD/dir.after.ls" ||
+	fail "dir: the kernel lists $DIR differently: $(diff "$TMPD/dir.before" "$TMPD/dir.after.ls" | head -10)"
+echo "ok: dir: $DIR rewritten with $dnext extents under a $dbmbt-block bmbt; xfs_repair -n and" \
+	"xfsrecon check clean; the kernel lists its $(grep -c . "$TMPD/dir.after.ls") entries as before"
 exit 0
