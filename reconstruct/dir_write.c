@@ -6,8 +6,8 @@
  * because its blocks are damaged or its entries changed; its old blocks are
  * evidence of what it held, so they are released untouched and the new
  * form goes to blocks nothing owned before.  The mapping is written as an
- * extent list in the inode; a directory that would need a bmbt (more
- * extents than the fork holds) is refused, and the caller reports it.
+ * extent list in the inode, or as a new bmbt when it has more extents than
+ * the fork holds (fork_write.c).
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -19,6 +19,7 @@
 #include "formats/btrec.h"
 #include "formats/dinode_enc.h"
 #include "formats/dir2_build.h"
+#include "reconstruct/fork_write.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair_int.h"
 
@@ -126,6 +127,26 @@ static uint64_t da_fsb(const struct ext *ex, size_t n, uint64_t da)
 	return UINT64_MAX;
 }
 
+/*
+ * The new mapping into the inode's data fork: an extent list, or a bmbt
+ * whose blocks are planned under action (*bmbt of them).  A mapping the
+ * fork cannot hold is XERR_UNSUPPORTED, as no space is.
+ */
+static int write_map(struct xr_rp *rp, int action, uint64_t ino, uint8_t *buf,
+		     const struct ext *ex, size_t nex, uint32_t *bmbt)
+{
+	struct xfmt_bmbt_rec *m = calloc(nex ? nex : 1, sizeof(*m));
+	int rc;
+
+	if (!m)
+		return XERR_NOMEM;
+	for (size_t i = 0; i < nex; i++)
+		m[i] = (struct xfmt_bmbt_rec){ ex[i].startoff, ex[i].fsb, ex[i].count, false };
+	rc = xr_fork_write(rp, action, ino, XR_DATA_FORK, buf, m, nex, bmbt);
+	free(m);
+	return rc == XERR_USAGE ? XERR_UNSUPPORTED : rc;
+}
+
 static int write_inode(struct xr_rp *rp, int action, uint64_t ino, const uint8_t *buf)
 {
 	const struct xfmt_geom *g = &rp->ctx->geom;
@@ -146,6 +167,7 @@ int rp_dir_write(struct xr_rp *rp, int action, uint64_t ino, uint64_t parent,
 	struct ext *ex = NULL;
 	size_t nex = 0, sfsize = 0;
 	uint64_t total = 0;
+	uint32_t bmbt = 0;
 	uint8_t *buf, *fork;
 	int rc;
 
@@ -180,13 +202,10 @@ int rp_dir_write(struct xr_rp *rp, int action, uint64_t ino, uint64_t parent,
 			goto out;
 		}
 		rc = map_blocks(rp, ino, &b, &ex, &nex, &total);
+		if (!rc)
+			rc = write_map(rp, action, ino, buf, ex, nex, &bmbt);
 		if (rc) {
 			rp_space_unalloc(rp, ino);
-			goto out;
-		}
-		if (nex > d.dfork_size / 16) {
-			rp_space_unalloc(rp, ino);
-			rc = XERR_UNSUPPORTED;
 			goto out;
 		}
 		for (size_t i = 0; i < b.nblks; i++) {
@@ -200,16 +219,8 @@ int rp_dir_write(struct xr_rp *rp, int action, uint64_t ino, uint64_t parent,
 			if (rc)
 				goto out;
 		}
-		memset(fork, 0, d.dfork_size);
-		for (size_t i = 0; i < nex; i++) {
-			struct xfmt_bmbt_rec r = { ex[i].startoff, ex[i].fsb, ex[i].count, false };
-
-			xfmt_bmbt_rec_encode(fork + 16 * i, &r);
-		}
-		xfmt_dinode_put_format(buf, XFS_DINODE_FMT_EXTENTS);
 		xfmt_dinode_put_size(buf, b.di_size);
-		xfmt_dinode_put_nextents(buf, &d, nex);
-		xfmt_dinode_put_nblocks(buf, attr_blocks(rp, ino) + total);
+		xfmt_dinode_put_nblocks(buf, attr_blocks(rp, ino) + total + bmbt);
 	}
 	rc = release_data(rp, ino);
 	if (rc)

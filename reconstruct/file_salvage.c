@@ -10,7 +10,9 @@
  * and a size that covers the last mapped block (the exact byte length died
  * with the core; the report says which files were brought back).  The
  * attr fork is not rebuilt: its map is as damaged as the rest.  A file with
- * more extents than the inode holds as a list (it would need a bmbt) stays
+ * more extents than the inode holds as a list gets a new bmbt
+ * (fork_write.c); its old bmbt blocks are held, not reused.  A file that
+ * cannot have its fork (no space, mappings the fork cannot hold) stays
  * cleared.
  */
 #include <inttypes.h>
@@ -24,6 +26,7 @@
 #include "analyzer/model/file.h"
 #include "formats/btrec.h"
 #include "formats/dinode_enc.h"
+#include "reconstruct/fork_write.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair_int.h"
 
@@ -58,6 +61,11 @@ static int collect(struct xr_rp *rp, uint64_t ino, struct fext **out, size_t *n,
 		for (size_t i = 0; rm && i < rm->n; i++) {
 			const struct xa_ownrec *r = &rm->recs[i];
 
+			if (r->owner == ino && (r->flags & XA_OWN_BMBT) && r->len) {
+				/* the old tree is evidence: new blocks go elsewhere */
+				rp_space_hold(rp, a, r->agbno, r->len);
+				continue;
+			}
 			if (r->owner != ino || (r->flags & (XA_OWN_ATTR | XA_OWN_BMBT)) || !r->len)
 				continue;
 			if (cnt == cap) {
@@ -133,6 +141,7 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 	struct xfmt_bmbt_rec *recs = NULL;
 	struct xfmt_dinode d;
 	struct xa_inode tmpl;
+	struct xr_fork f;
 	size_t n = 0, nrec, core = g->v5 ? XFMT_DINODE_V3_CORE : XFMT_DINODE_V2_CORE;
 	uint64_t blocks = 0, end = 0;
 	bool shared, have_core, have_tmpl = false;
@@ -141,6 +150,7 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 	uint64_t byte = xfmt_geom_ino_byte(g, ino);
 	int action, rc;
 
+	memset(&f, 0, sizeof(f));
 	if (!buf)
 		return XERR_NOMEM;
 	rc = collect(rp, ino, &v, &n, &shared);
@@ -152,12 +162,13 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 		goto out;
 	}
 	nrec = fork_extents(v, n, recs);
-	if (nrec > (g->inodesize - core) / 16)
-		goto out;  /* would need a bmbt: stays cleared */
 	for (size_t i = 0; i < n; i++) {
 		blocks += v[i].len;
 		if (v[i].off + v[i].len > end)
 			end = v[i].off + v[i].len;
+		/* no owner of them is known before this file is back: keep the
+		 * allocator (a new bmbt below) off them */
+		rp_space_hold(rp, v[i].agno, v[i].agbno, v[i].len);
 	}
 	/* The old core, when it still decodes as a regular file. */
 	have_core = ximg_pread(ctx->img, buf, g->inodesize, byte) == 0 &&
@@ -179,11 +190,17 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 	buf[82] = 0;                               /* no attr fork */
 	buf[83] = XFS_DINODE_FMT_EXTENTS;
 	xfmt_dinode_put_anextents(buf, &d, 0);
-	for (size_t i = 0; i < nrec; i++)
-		xfmt_bmbt_rec_encode(buf + core + 16 * i, &recs[i]);
-	xfmt_dinode_put_format(buf, XFS_DINODE_FMT_EXTENTS);
-	xfmt_dinode_put_nextents(buf, &d, nrec);
-	xfmt_dinode_put_nblocks(buf, blocks);
+	/* An extent list, or a bmbt when the list does not fit the inode. */
+	rc = xr_fork_build(rp, ino, XR_DATA_FORK, buf, recs, nrec, &f);
+	if (rc == XERR_UNSUPPORTED || rc == XERR_USAGE) {
+		/* no space, or mappings no fork can hold: stays cleared */
+		rp_space_unalloc(rp, ino);
+		rc = 0;
+		goto out;
+	}
+	if (rc)
+		goto out;
+	xfmt_dinode_put_nblocks(buf, blocks + f.nblocks);
 	xfmt_dinode_put_next_unlinked(buf, 0xFFFFFFFFu);
 	if (g->v5) {
 		/* di_flags2 (be64 at 120): reflink only when the data is shared */
@@ -206,15 +223,18 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 	xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 	action = xr_plan_action(rp->plan, "revive-file", agno, ino,
 				"file %" PRIu64 " brought back from the reverse map: %zu extents, "
-				"%" PRIu64 " blocks%s", ino, nrec, blocks,
+				"%" PRIu64 " blocks%s%s", ino, nrec, blocks,
+				f.nblocks ? ", mapped by a new bmbt" : "",
 				have_core ? "" : " (fresh core: mode 0644, size rounded up to blocks)");
 	if (action < 0) {
 		rc = action;
 		goto out;
 	}
-	rc = xr_plan_write(rp->plan, action, "inode", agno,
-			   (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >> g->blocklog), ino, byte,
-			   buf, g->inodesize);
+	rc = xr_fork_plan(rp, action, ino, &f);
+	if (!rc)
+		rc = xr_plan_write(rp->plan, action, "inode", agno,
+				   (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >> g->blocklog), ino,
+				   byte, buf, g->inodesize);
 	if (!rc && xa_u64set_add(&rp->new_inodes, ino) < 0)
 		rc = XERR_NOMEM;
 	if (!rc && !r)
@@ -232,6 +252,7 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 out:
 	if (have_tmpl)
 		xa_inode_release(&tmpl);
+	xr_fork_release(&f);
 	free(recs);
 	free(v);
 	free(buf);

@@ -128,12 +128,12 @@ void rp_space_release(struct xr_rp *rp);
 /*
  * Rewrite directory ino (its inode read through the plan) to hold exactly
  * the n entries e with ".." = parent: short form when it fits the inode,
- * else new blocks from rp_space_alloc mapped as extents (its old data
- * blocks are released).  The inode's size, format, extent count, block
- * count and link count (nlink) are set and it is sealed.  Returns 0,
- * XERR_NOMEM, or XERR_UNSUPPORTED when the directory cannot be written
- * (no space, or more extents than its fork holds) - nothing planned then
- * (dir_write.c).
+ * else new blocks from rp_space_alloc mapped as an extent list, or by a
+ * new bmbt when the list does not fit the fork (its old data blocks are
+ * released).  The inode's size, format, extent count, block count and
+ * link count (nlink) are set and it is sealed.  Returns 0, XERR_NOMEM, or
+ * XERR_UNSUPPORTED when the directory cannot be written (no space) -
+ * nothing planned then (dir_write.c).
  */
 /*
  * Entries of directory ino whose inode core is destroyed, from the data
