@@ -68,6 +68,8 @@ struct xa_ag {
 	/* The inobt was unreadable: chunks come from the rmapbt's OWN_INODES
 	 * records and their free masks are unknown (only holes are set). */
 	bool              chunks_from_rmap;
+	/* ... or, without an rmapbt, from a scan of the AG for inode blocks. */
+	bool              chunks_from_scan;
 	/* Blocks claimed by AG metadata so far (headers, btree blocks, AGFL,
 	 * inode chunks); a second claim is a finding. */
 	struct xa_bitmap  claimed;
@@ -96,6 +98,13 @@ struct xa_irec {
 	uint16_t mode;
 	uint8_t  reached;      /* named from the tree rooted at the root */
 };
+
+/* The AG's inode chunks are known: read from the inobt or derived. */
+static inline bool xa_ag_chunks_known(const struct xa_ag *ag)
+{
+	return (ag->agi_ok && ag->bt[XA_BT_INO].walked) || ag->chunks_from_rmap ||
+	       ag->chunks_from_scan;
+}
 
 /* Free what a struct xa_ag owns (not the struct itself). */
 void xa_ag_release(struct xa_ag *ag);

@@ -95,8 +95,8 @@ bool rp_inobt_says_used(const struct xa_ctx *ctx, uint64_t ino)
 	if (agno >= ctx->nags)
 		return false;
 	ag = &ctx->ags[agno];
-	if (ag->chunks_from_rmap)
-		return true;  /* free masks unknown: the rmapbt says the chunk exists */
+	if (ag->chunks_from_rmap || ag->chunks_from_scan)
+		return false;  /* free masks unknown: no word on this inode */
 	for (size_t i = 0; i < ag->nchunks; i++) {
 		const struct xa_ichunk *c = &ag->chunks[i];
 
@@ -142,8 +142,8 @@ static const char *ag_blocked_compute(struct xr_rp *rp, uint32_t agno)
 
 	if (!xa_own_forward(ctx, agno, NULL))
 		return "no ownership was collected";
-	if ((!ag->agi_ok || !ag->bt[XA_BT_INO].walked) && !ag->chunks_from_rmap)
-		return "the inode btree could not be read and no rmapbt says where the inodes are";
+	if (!xa_ag_chunks_known(ag))
+		return "the inode btree could not be read and the inode chunks could not be found";
 	for (size_t i = 0; i < ctx->findings.count; i++) {
 		const struct xa_finding *f = &ctx->findings.items[i];
 
@@ -310,6 +310,7 @@ static int note_ags(struct xr_rp *rp)
 
 		n->agno = a;
 		n->chunks = ag->chunks_from_rmap ? "rmapbt OWN_INODES records (the inode btree is unreadable)"
+			  : ag->chunks_from_scan ? "a scan of the AG for inode blocks (the inode btree is unreadable, no rmapbt)"
 						 : "inode btree";
 		if (ra->have_res) {
 			n->decision = "rebuilt";

@@ -1015,7 +1015,7 @@ int rp_plan_names(struct xr_rp *rp)
 	for (uint32_t a = 0; a < ctx->nags; a++) {
 		const struct xa_ag *ag = &ctx->ags[a];
 
-		if ((!ag->agi_ok || !ag->bt[XA_BT_INO].walked) && !ag->chunks_from_rmap)
+		if (!xa_ag_chunks_known(ag))
 			return 0;
 	}
 	rc = revive_dirs(rp);

@@ -18,6 +18,9 @@
 #include "analyzer/scan/btree_walk.h"
 #include "analyzer/scan/passes.h"
 #include "formats/btrec.h"
+#include "formats/endian.h"
+#include "formats/dinode.h"
+#include "formats/crc32c.h"
 
 /* A cheap mixing hash: summing it over records gives a set digest. */
 static uint64_t mix64(uint64_t x)
@@ -216,6 +219,104 @@ static int chunks_from_rmap(struct xa_ctx *ctx, struct xa_ag *ag)
 	return 0;
 }
 
+/* Every slot of blk holds an inode of this filesystem at its place: magic,
+ * version, and on v5 its own number, the metadata uuid and a good CRC
+ * (chunks are initialised whole when allocated, free slots included). */
+static bool inode_block(const struct xfmt_geom *g, uint32_t agno, uint32_t agbno,
+			const uint8_t *blk)
+{
+	for (uint32_t s = 0; s < g->inopblock; s++) {
+		const uint8_t *p = blk + ((size_t)s << g->inodelog);
+		uint32_t agino = (agbno << g->inopblog) + s;
+
+		if (xfmt_get_be16(p) != XFS_DINODE_MAGIC)
+			return false;
+		if (g->v5) {
+			if (p[4] != 3 || xfmt_get_be64(p + 152) != xfmt_geom_ino(g, agno, agino) ||
+			    memcmp(p + 160, g->meta_uuid, 16) != 0 ||
+			    !xfmt_crc_ok(p, g->inodesize, XFMT_DINODE_CRC_OFF))
+				return false;
+		} else if ((p[4] != 1 && p[4] != 2) || p[5] > XFS_DINODE_FMT_UUID) {
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Neither the inode btree nor an rmapbt says where the inodes are: look at
+ * every block of the AG that no AG structure claimed and keep those that
+ * hold nothing but this filesystem's inodes at their own places.  One read
+ * per block of the AG, so it runs only in this case; free masks are then
+ * unknown, as with chunks_from_rmap.
+ */
+static int chunks_from_scan(struct xa_ctx *ctx, struct xa_ag *ag)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t aglen = xfmt_geom_ag_length(g, ag->agno);
+
+	ag->nchunks = 0;
+	ag->inodes = ag->free_inodes = 0;
+	ag->chunks_from_scan = true;
+	for (uint32_t b = 0; b < aglen; b++) {
+		struct xbuf *buf = NULL;
+		uint64_t first;
+		bool ok;
+
+		if (xa_bitmap_test(&ag->claimed, b))
+			continue;
+		if (xa_read(ctx, xfmt_geom_agbno_byte(g, ag->agno, b), g->blocksize, &buf, NULL) != 0)
+			continue;
+		ok = inode_block(g, ag->agno, b, buf->data);
+		xa_put(ctx, &buf);
+		if (!ok)
+			continue;
+		first = (uint64_t)b << g->inopblog;
+		for (uint64_t agino = first; agino < first + g->inopblock; agino += 4) {
+			uint64_t start = agino & ~63ull;
+			struct xa_ichunk *c;
+			unsigned j = (unsigned)((agino - start) / 4);
+
+			if (start > UINT32_MAX)
+				break;
+			if (!ag->nchunks || ag->chunks[ag->nchunks - 1].startino != start) {
+				if (ag->nchunks == ag->chunks_cap) {
+					size_t ncap = ag->chunks_cap ? ag->chunks_cap * 2 : 64;
+					struct xa_ichunk *n = realloc(ag->chunks, ncap * sizeof(*n));
+
+					if (!n)
+						return XERR_NOMEM;
+					ag->chunks = n;
+					ag->chunks_cap = ncap;
+				}
+				c = &ag->chunks[ag->nchunks++];
+				c->startino = (uint32_t)start;
+				c->holemask = 0xFFFF;
+				c->count = 0;
+				c->freecount = 0;
+				c->free = ~0ull;
+			}
+			c = &ag->chunks[ag->nchunks - 1];
+			if (c->holemask & (1u << j)) {
+				c->holemask &= (uint16_t)~(1u << j);
+				c->free &= ~(0xFull << (4 * j));
+				c->count += 4;
+			}
+		}
+	}
+	/* Without sparse inodes a chunk is all or nothing: a partial one is
+	 * damage, and reading its missing inodes as holes would drop them. */
+	for (size_t i = 0; i < ag->nchunks; i++) {
+		if (!xfmt_geom_has_sparse_inodes(g) && ag->chunks[i].count != 64) {
+			ag->chunks[i].holemask = 0;
+			ag->chunks[i].count = 64;
+			ag->chunks[i].free = 0;
+		}
+		ag->inodes += ag->chunks[i].count;
+	}
+	return 0;
+}
+
 static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 {
 	const struct xfmt_geom *g = &ctx->geom;
@@ -274,9 +375,14 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 			}
 		}
 	}
-	if ((!ag->agi_ok || !ag->bt[XA_BT_INO].walked) && xfmt_geom_has_rmapbt(g) &&
-	    ag->agf_ok && ag->bt[XA_BT_RMAP].walked && ctx->own)
-		return chunks_from_rmap(ctx, ag);
+	if (!ag->agi_ok || !ag->bt[XA_BT_INO].walked) {
+		if (xfmt_geom_has_rmapbt(g) && ag->agf_ok && ag->bt[XA_BT_RMAP].walked && ctx->own)
+			return chunks_from_rmap(ctx, ag);
+		/* Only where a repair may follow (check collects ownership):
+		 * the scan reads the whole AG. */
+		if (ctx->own)
+			return chunks_from_scan(ctx, ag);
+	}
 	return 0;
 }
 

@@ -197,7 +197,7 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 				xa_put(ctx, &b);
 				return rc;
 			}
-			if (is_free && !ag->chunks_from_rmap)
+			if (is_free && !ag->chunks_from_rmap && !ag->chunks_from_scan)
 				xa_report(ctx, &ls.loc, XP_inoFreeButInUse, "mode", 0, d.mode,
 					  XPROB_HAS_OBSERVED);
 			rc = check_forks(ctx, &ls.loc, ino, b->data + byte, &d);
@@ -205,7 +205,7 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 				xa_put(ctx, &b);
 				return rc;
 			}
-		} else if (!is_free && !ag->chunks_from_rmap) {
+		} else if (!is_free && !ag->chunks_from_rmap && !ag->chunks_from_scan) {
 			xa_report(ctx, &ls.loc, XP_inoUsedButFree, "mode", 0, 0, 0);
 		}
 	}
