@@ -110,24 +110,50 @@ static int collect(struct xr_rp *rp, uint64_t ino, struct fext **out, size_t *n,
 	return 0;
 }
 
-/* Mappings merged as the kernel would keep them in the fork. */
+#define MAX_BMBT_LEN ((1u << 21) - 1)
+
+/* How many fork mappings n rmap extents need at most (long ones split). */
+static size_t fork_extents_max(const struct fext *v, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += (v[i].len + MAX_BMBT_LEN - 1) / MAX_BMBT_LEN;
+	return k;
+}
+
+/* Mappings merged as the kernel would keep them in the fork; an rmap
+ * record longer than a mapping can say is split, as xfs_repair does. */
 static size_t fork_extents(const struct fext *v, size_t n, struct xfmt_bmbt_rec *out)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		if (k && out[k - 1].startoff + out[k - 1].blockcount == v[i].off &&
-		    out[k - 1].startblock + out[k - 1].blockcount == v[i].fsb &&
-		    out[k - 1].unwritten == v[i].unwritten &&
-		    (uint64_t)out[k - 1].blockcount + v[i].len < (1u << 21)) {
-			out[k - 1].blockcount += v[i].len;
-			continue;
+		uint64_t off = v[i].off, fsb = v[i].fsb;
+		uint32_t left = v[i].len;
+
+		while (left) {
+			uint32_t take;
+
+			if (k && out[k - 1].startoff + out[k - 1].blockcount == off &&
+			    out[k - 1].startblock + out[k - 1].blockcount == fsb &&
+			    out[k - 1].unwritten == v[i].unwritten &&
+			    out[k - 1].blockcount < MAX_BMBT_LEN) {
+				take = MAX_BMBT_LEN - out[k - 1].blockcount;
+				take = take < left ? take : left;
+				out[k - 1].blockcount += take;
+			} else {
+				take = left < MAX_BMBT_LEN ? left : MAX_BMBT_LEN;
+				out[k].startoff = off;
+				out[k].startblock = fsb;
+				out[k].blockcount = take;
+				out[k].unwritten = v[i].unwritten;
+				k++;
+			}
+			off += take;
+			fsb += take;
+			left -= take;
 		}
-		out[k].startoff = v[i].off;
-		out[k].startblock = v[i].fsb;
-		out[k].blockcount = v[i].len;
-		out[k].unwritten = v[i].unwritten;
-		k++;
 	}
 	return k;
 }
@@ -156,7 +182,7 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 	rc = collect(rp, ino, &v, &n, &shared);
 	if (rc || !n)
 		goto out;
-	recs = calloc(n, sizeof(*recs));
+	recs = calloc(fork_extents_max(v, n), sizeof(*recs));
 	if (!recs) {
 		rc = XERR_NOMEM;
 		goto out;
@@ -184,6 +210,8 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 		buf[3] = (uint8_t)(XFMT_S_IFREG | 0644);
 		/* bytes covering the last mapped block: the true length is lost */
 		xfmt_dinode_put_size(buf, end << g->blocklog);
+		/* one name until the namespace phase counts them */
+		xfmt_dinode_put_nlink(buf, 1);
 		d = tmpl.d;
 	}
 	memset(buf + core, 0, g->inodesize - core);
@@ -230,7 +258,9 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 		rc = action;
 		goto out;
 	}
-	rc = xr_fork_plan(rp, action, ino, &f);
+	rc = rp_answer_entries(rp, action, ino);
+	if (!rc)
+		rc = xr_fork_plan(rp, action, ino, &f);
 	if (!rc)
 		rc = xr_plan_write(rp->plan, action, "inode", agno,
 				   (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >> g->blocklog), ino,

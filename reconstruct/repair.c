@@ -85,6 +85,24 @@ int rp_irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode)
 	return 0;
 }
 
+int rp_answer_entries(struct xr_rp *rp, int action, uint64_t ino)
+{
+	const struct xa_findings *f = &rp->ctx->findings;
+
+	for (size_t i = 0; i < f->count; i++) {
+		const struct xa_finding *x = &f->items[i];
+
+		if (x->p.code == XP_nsEntryBadInode && (x->p.has & XPROB_HAS_OBSERVED) &&
+		    x->p.observed == ino) {
+			int rc = rp_answer(rp, action, i);
+
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
 bool rp_inobt_says_used(const struct xa_ctx *ctx, uint64_t ino)
 {
 	const struct xfmt_geom *g = &ctx->geom;

@@ -70,6 +70,10 @@ static inline unsigned rp_family(unsigned code)
 /* Mark finding fi answered by action; 0 or XERR_NOMEM. */
 int rp_answer(struct xr_rp *rp, int action, size_t fi);
 
+/* Entries that named ino when it looked dead (nsEntryBadInode) are
+ * answered by the action that brings ino back; 0 or XERR_NOMEM. */
+int rp_answer_entries(struct xr_rp *rp, int action, uint64_t ino);
+
 /* AG agno must be rebuilt (records of it changed, or it is damaged). */
 void rp_need_rebuild(struct xr_rp *rp, uint32_t agno);
 

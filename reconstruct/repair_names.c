@@ -155,9 +155,11 @@ static int damaged_dirs(const struct xa_ctx *ctx, struct xa_u64set *set)
 
 		if (!(f->p.has & XPROB_HAS_INO) || xprob_severity_of(f->p.code) != XSEV_ERROR)
 			continue;
-		if ((fam == FAM_DIR || f->p.code == XP_nsBadDot || f->p.code == XP_nsDotdotMismatch ||
-		     f->p.code == XP_nsEntryBadInode || f->p.code == XP_nsFtypeMismatch ||
-		     f->p.code == XP_nsDirLinkedTwice) && xa_u64set_add(set, f->p.ino) < 0)
+		/* Entry-level faults (a dead target, a wrong ftype, a second
+		 * link) are judged again against the repaired inodes by the
+		 * filter and the walk; only damage to the directory itself
+		 * forces a rewrite here. */
+		if ((fam == FAM_DIR || f->p.code == XP_nsBadDot) && xa_u64set_add(set, f->p.ino) < 0)
 			return XERR_NOMEM;
 	}
 	return 0;
@@ -990,6 +992,8 @@ static int revive_dirs(struct xr_rp *rp)
 			break;
 		}
 		rc = plan_dir_core(rp, cand[i], r ? r->mode : 0755, action);
+		if (!rc)
+			rc = rp_answer_entries(rp, action, cand[i]);
 		if (!rc && !r)
 			rc = rp_irec_insert(ctx, cand[i], XFMT_S_IFDIR | 0755);
 	}
