@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/golden/readonly.sh - no subcommand writes to the image it reads.
 #
-# Every subcommand (info, check, check --xml, show of each structure) runs
+# Every subcommand (info, check, check --xml, show of each structure, repair
+# with and without --dry-run) runs
 # on a chmod 0444 scratch copy of a corpus image, raw and compressed; the
 # copies' SHA-256 must not change.  Root ignores file modes, so two more
 # checks where the machine allows:
@@ -49,6 +50,8 @@ show IMG agi 0
 show IMG agfl 0
 show IMG inode $rootino
 show IMG btree 0 $bnoroot
+repair IMG --dry-run
+repair IMG -o $TMPD/repaired.img --force --report $TMPD/repair.xml
 EOF
 }
 
