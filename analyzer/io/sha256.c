@@ -4,8 +4,14 @@
  */
 #include "analyzer/io/sha256.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#define XSHA_HAVE_NI 1
+#endif
 
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
@@ -58,6 +64,85 @@ static void compress_block(uint32_t h[8], const uint8_t *p)
 	h[4] += e; h[5] += f; h[6] += g; h[7] += hh;
 }
 
+#ifdef XSHA_HAVE_NI
+/*
+ * The same compression with the x86 SHA extensions (SHA-NI), chosen at run
+ * time where the CPU has them: hashing a whole image is the slowest step of
+ * a check or repair report, and these instructions make it several times
+ * faster.  The state lives in two registers as {a,b,e,f} and {c,d,g,h};
+ * each group of four rounds adds K to four schedule words and runs two
+ * sha256rnds2; schedule words 16..63 come from sha256msg1/msg2 and the
+ * W[t-7] term (an alignr of the two previous groups).  Checked against the
+ * portable code by the unit tests and against sha256sum by the io tests.
+ */
+__attribute__((target("sha,sse4.1,ssse3")))
+static void compress_blocks_ni(uint32_t h[8], const uint8_t *p, size_t nblocks)
+{
+	const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+	__m128i tmp = _mm_loadu_si128((const __m128i *)&h[0]);     /* d c b a */
+	__m128i st1 = _mm_loadu_si128((const __m128i *)&h[4]);     /* h g f e */
+	__m128i st0;
+
+	tmp = _mm_shuffle_epi32(tmp, 0xB1);                         /* c d a b */
+	st1 = _mm_shuffle_epi32(st1, 0x1B);                         /* e f g h */
+	st0 = _mm_alignr_epi8(tmp, st1, 8);                         /* a b e f */
+	st1 = _mm_blend_epi16(st1, tmp, 0xF0);                      /* c d g h */
+	while (nblocks--) {
+		__m128i save0 = st0, save1 = st1, w[4], msg;
+
+		for (int i = 0; i < 16; i++) {
+			if (i < 4) {
+				w[i] = _mm_shuffle_epi8(
+					_mm_loadu_si128((const __m128i *)(p + 16 * i)), bswap);
+			} else {
+				__m128i x = _mm_sha256msg1_epu32(w[i & 3], w[(i + 1) & 3]);
+
+				x = _mm_add_epi32(x, _mm_alignr_epi8(w[(i + 3) & 3], w[(i + 2) & 3], 4));
+				w[i & 3] = _mm_sha256msg2_epu32(x, w[(i + 3) & 3]);
+			}
+			msg = _mm_add_epi32(w[i & 3], _mm_loadu_si128((const __m128i *)&K[4 * i]));
+			st1 = _mm_sha256rnds2_epu32(st1, st0, msg);
+			msg = _mm_shuffle_epi32(msg, 0x0E);
+			st0 = _mm_sha256rnds2_epu32(st0, st1, msg);
+		}
+		st0 = _mm_add_epi32(st0, save0);
+		st1 = _mm_add_epi32(st1, save1);
+		p += XSHA256_BLOCK_LEN;
+	}
+	tmp = _mm_shuffle_epi32(st0, 0x1B);                         /* f e b a */
+	st1 = _mm_shuffle_epi32(st1, 0xB1);                         /* d c h g */
+	st0 = _mm_blend_epi16(tmp, st1, 0xF0);                      /* d c b a */
+	st1 = _mm_alignr_epi8(st1, tmp, 8);                         /* h g f e */
+	_mm_storeu_si128((__m128i *)&h[0], st0);
+	_mm_storeu_si128((__m128i *)&h[4], st1);
+}
+
+static bool have_ni(void)
+{
+	static int known = -1;
+
+	if (known < 0) {
+		__builtin_cpu_init();
+		known = __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1") &&
+			getenv("XFSRECON_NO_SHA_NI") == NULL;
+	}
+	return known;
+}
+#endif
+
+/* nblocks whole blocks from p. */
+static void compress_blocks(uint32_t h[8], const uint8_t *p, size_t nblocks)
+{
+#ifdef XSHA_HAVE_NI
+	if (have_ni()) {
+		compress_blocks_ni(h, p, nblocks);
+		return;
+	}
+#endif
+	for (size_t i = 0; i < nblocks; i++)
+		compress_block(h, p + i * XSHA256_BLOCK_LEN);
+}
+
 void xsha256_init(struct xsha256 *ctx)
 {
 	/* FIPS 180-4 5.3.3 initial hash value. */
@@ -87,14 +172,16 @@ void xsha256_update(struct xsha256 *ctx, const void *data, size_t len)
 		len -= take;
 		if (ctx->fill < XSHA256_BLOCK_LEN)
 			return;
-		compress_block(ctx->h, ctx->block);
+		compress_blocks(ctx->h, ctx->block, 1);
 		ctx->fill = 0;
 	}
 	/* Whole blocks straight from the caller's buffer, no copy. */
-	while (len >= XSHA256_BLOCK_LEN) {
-		compress_block(ctx->h, p);
-		p += XSHA256_BLOCK_LEN;
-		len -= XSHA256_BLOCK_LEN;
+	if (len >= XSHA256_BLOCK_LEN) {
+		size_t nb = len / XSHA256_BLOCK_LEN;
+
+		compress_blocks(ctx->h, p, nb);
+		p += nb * XSHA256_BLOCK_LEN;
+		len -= nb * XSHA256_BLOCK_LEN;
 	}
 	if (len) {
 		memcpy(ctx->block, p, len);
