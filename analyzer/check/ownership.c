@@ -547,7 +547,12 @@ int xa_pass_ownership(struct xa_ctx *ctx)
 		rc = add_static(ctx, ag, oa, &ok);
 		if (rc)
 			return rc;
-		if (ok && forward_complete(ctx, ag)) {
+		if (!(ok && forward_complete(ctx, ag))) {
+			/* Say so: silence would read as "checked and agreed". */
+			struct xa_loc loc = { XPROB_HAS_AG, agno, 0, 0, 0, "ownership" };
+
+			xa_report(ctx, &loc, XP_ownCrossCheckSkipped, NULL, 0, 0, 0);
+		} else {
 			oa->complete = true;
 			xa_ownlist_normalize(&oa->fwd);
 			check_space(ctx, ag, oa);
