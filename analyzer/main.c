@@ -51,6 +51,7 @@ struct cli {
 	bool        ls_deleted;
 	bool        ls_null;
 	bool        xfs_db_format;
+	bool        forward;
 	const char *out;
 	const char *report;
 	bool        force;
@@ -76,7 +77,7 @@ static void usage(FILE *f)
 		"  ls IMAGE [PATH]         list a directory (-l long, -R recursive)\n"
 		"  extract IMAGE [PATH] -C DIR   copy files out into DIR (default PATH: /)\n"
 		"  bodyfile IMAGE          every path as a Sleuth Kit body line (mactime input)\n"
-		"  fsmap IMAGE             every reverse-map (rmapbt) record: who owns which blocks\n"
+		"  fsmap IMAGE             who owns which blocks: the rmapbt, or the forward map\n"
 		"  repair IMAGE -o OUT     write a repaired copy of the filesystem to OUT\n"
 		"\n"
 		"options:\n"
@@ -93,6 +94,8 @@ static void usage(FILE *f)
 		"  --deleted               (ls) also names of deleted entries still in the blocks\n"
 		"  -0, --null              (ls) names as stored, each entry ended by a NUL byte\n"
 		"  --xfs-db                (fsmap) lines exactly as xfs_db's fsmap prints them\n"
+		"  --forward               (fsmap) the map built from primary metadata, not the rmapbt\n"
+		"                          (always so on a filesystem without an rmapbt)\n"
 		"  -o, --output OUT        (repair) the repaired image to write (never the input)\n"
 		"  --report FILE           (repair) the XML report: changes, orphans, hashes\n"
 		"  --force                 (repair) overwrite an existing OUT\n"
@@ -126,6 +129,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "deleted", no_argument, NULL, 'D' },
 		{ "null", no_argument, NULL, '0' },
 		{ "xfs-db", no_argument, NULL, 'X' },
+		{ "forward", no_argument, NULL, 'F' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -200,6 +204,9 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			break;
 		case 'X':
 			c->xfs_db_format = true;
+			break;
+		case 'F':
+			c->forward = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -282,6 +289,10 @@ static int run(const struct cli *c)
 
 	if (!strcmp(c->command, "repair"))
 		return run_repair(c);
+	if (c->forward && strcmp(c->command, "fsmap")) {
+		fprintf(stderr, "xfsrecon: --forward belongs to fsmap\n");
+		return EXIT_USAGE;
+	}
 	if (c->out || c->report || c->force || c->dry_run || c->zero_log) {
 		fprintf(stderr, "xfsrecon: -o, --report, --force, --dry-run and --zero-log belong to "
 			"repair\n");
@@ -289,10 +300,14 @@ static int run(const struct cli *c)
 	}
 	if (!strcmp(c->command, "check"))
 		mode = XA_RUN_CHECK;
-	else if (!strcmp(c->command, "info") || !strcmp(c->command, "show") ||
+	else if (!strcmp(c->command, "fsmap")) {
+		/* the forward map (--forward, or no rmapbt) is the check's */
+		mode = XA_RUN_CHECK;
+		opts.keep_ownership = true;
+	} else if (!strcmp(c->command, "info") || !strcmp(c->command, "show") ||
 		 !strcmp(c->command, "stat") || !strcmp(c->command, "cat") ||
 		 !strcmp(c->command, "ls") || !strcmp(c->command, "extract") ||
-		 !strcmp(c->command, "bodyfile") || !strcmp(c->command, "fsmap"))
+		 !strcmp(c->command, "bodyfile"))
 		mode = XA_RUN_INFO;
 	else {
 		fprintf(stderr, "xfsrecon: unknown command '%s'; try 'xfsrecon --help'\n", c->command);
@@ -344,7 +359,7 @@ static int run(const struct cli *c)
 		return rc ? exit_for_error(rc) : EXIT_CLEAN;
 	}
 	if (!strcmp(c->command, "fsmap")) {
-		rc = xa_cmd_fsmap(&ctx, c->xfs_db_format, stdout, stderr);
+		rc = xa_cmd_fsmap(&ctx, c->xfs_db_format, c->forward, stdout, stderr);
 		if (fflush(stdout) != 0 && !rc)
 			rc = XERR_IO;
 		xa_ctx_release(&ctx);

@@ -16,12 +16,14 @@ struct xa_ctx;
  * ("N: AG/AGBNO len L owner O offset F bmbt B attrfork A extflag U", owners
  * signed); otherwise "AG/AGBNO len L OWNER [offset F] [attr] [bmbt]
  * [unwritten]" with special owners by name (FS, LOG, AG, INOBT, INODES,
- * REFC, COW) and inode owners as "inode N".  The context must have run the
- * header passes (XA_RUN_INFO).  Returns 0; XERR_USAGE (message on err) when
- * the filesystem has no rmapbt; XERR_IO when an AG's tree could not be read
- * completely (its readable records are still printed); or another negative
- * xerr.
+ * REFC, COW) and inode owners as "inode N".  With forward, or on a
+ * filesystem without an rmapbt, the records are those the check built from
+ * primary metadata (the context must have run XA_RUN_CHECK with
+ * opts.keep_ownership), in the same formats.  Otherwise the header passes
+ * (XA_RUN_INFO) are enough.  Returns 0; XERR_IO when an AG's tree (or its
+ * primary metadata) could not be read completely (what was readable is still
+ * printed); or another negative xerr.
  */
-int xa_cmd_fsmap(struct xa_ctx *ctx, bool xfs_db_format, FILE *out, FILE *err);
+int xa_cmd_fsmap(struct xa_ctx *ctx, bool xfs_db_format, bool forward, FILE *out, FILE *err);
 
 #endif /* XA_FSMAP_H */
