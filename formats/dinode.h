@@ -24,6 +24,7 @@
 #define XFMT_DINODE_V2_CORE 100u  /* v1/v2 core; literal area starts here */
 #define XFMT_DINODE_V3_CORE 176u
 #define XFMT_DINODE_CRC_OFF 100u
+#define XFMT_DINODE_MAX_SIZE 2048u  /* largest inode a superblock may declare */
 
 /* di_format / di_aformat */
 #define XFS_DINODE_FMT_DEV     0

@@ -214,6 +214,9 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 		xfmt_dinode_put_nlink(buf, 1);
 		d = tmpl.d;
 	}
+	/* A size the kernel cannot hold (bit 63) died with the core too. */
+	if (have_core && (d.size >> 63))
+		xfmt_dinode_put_size(buf, end << g->blocklog);
 	memset(buf + core, 0, g->inodesize - core);
 	buf[82] = 0;                               /* no attr fork */
 	buf[83] = XFS_DINODE_FMT_EXTENTS;

@@ -85,6 +85,12 @@ int rp_irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode)
 	return 0;
 }
 
+bool rp_is_bmbt_finding(const struct xa_finding *f)
+{
+	return rp_family(f->p.code) == FAM_BTREE && (f->p.has & XPROB_HAS_INO) && f->what &&
+	       strncmp(f->what, "bmbt", 4) == 0;
+}
+
 int rp_answer_entries(struct xr_rp *rp, int action, uint64_t ino)
 {
 	const struct xa_findings *f = &rp->ctx->findings;
@@ -142,7 +148,7 @@ static bool is_ag_finding(const struct xa_finding *f)
 		return true;
 	case FAM_BTREE:
 		/* bmbt blocks belong to an inode: the inode phase answers them */
-		return !(f->p.has & XPROB_HAS_INO);
+		return !rp_is_bmbt_finding(f);
 	case FAM_COUNTER:
 		return f->p.code != XP_cntSbCounter;
 	case FAM_INODE:
@@ -165,8 +171,11 @@ static const char *ag_blocked_compute(struct xr_rp *rp, uint32_t agno)
 	for (size_t i = 0; i < ctx->findings.count; i++) {
 		const struct xa_finding *f = &ctx->findings.items[i];
 
-		if (rp_family(f->p.code) == FAM_ICHUNK && (f->p.has & XPROB_HAS_AG) &&
-		    f->p.agno == agno)
+		/* Counts and finobt disagreement do not matter (free masks are
+		 * taken from the inode cores); where a chunk is, does. */
+		if ((f->p.code == XP_ichunkMisaligned || f->p.code == XP_ichunkOutsideAg ||
+		     f->p.code == XP_ichunkOverlapsMetadata || f->p.code == XP_ichunkBadHolemask) &&
+		    (f->p.has & XPROB_HAS_AG) && f->p.agno == agno)
 			return "inode chunk records are damaged";
 	}
 	return NULL;
@@ -347,6 +356,30 @@ static int note_ags(struct xr_rp *rp)
 	return 0;
 }
 
+/*
+ * The superblock's root inode must be a directory in use; when it is not,
+ * the root is where mkfs puts it, the first inode of AG 0's first chunk,
+ * as xfs_repair computes it, when that inode is a directory.  The planner's
+ * copy of the superblock (written by the superblock phase) takes it.
+ */
+static void fix_rootino(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xa_irec *r = xa_irec_find(ctx, ctx->sb.rootino);
+	uint64_t want;
+
+	if (r && (r->mode & 0170000u) == 0040000u)
+		return;
+	if (!ctx->nags || !ctx->ags[0].nchunks)
+		return;
+	want = xfmt_geom_ino(&ctx->geom, 0, ctx->ags[0].chunks[0].startino);
+	r = xa_irec_find(ctx, want);
+	if (r && (r->mode & 0170000u) == 0040000u) {
+		ctx->sb.rootino = want;
+		rp->root_fixed = true;
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Superblocks and log. */
 
@@ -398,7 +431,7 @@ static int plan_superblocks(struct xr_rp *rp)
 		if (fam == FAM_SBCOPY)
 			what |= XR_SB_PRIMARY | XR_SB_SECONDARIES;
 	}
-	if (ctx->geom_source != XA_GEOM_PRIMARY)
+	if (ctx->geom_source != XA_GEOM_PRIMARY || rp->root_fixed)
 		what |= XR_SB_PRIMARY;
 	for (uint32_t a = 0; a < ctx->nags; a++)
 		if (rp->ags[a].have_res)
@@ -431,7 +464,8 @@ static int plan_superblocks(struct xr_rp *rp)
 				 (f->p.code == XP_nsOrphan) && (f->p.has & XPROB_HAS_INO) &&
 				 (f->p.ino == ctx->sb.rootino + 1 || f->p.ino == ctx->sb.rootino + 2);
 
-		if (fam == FAM_SB || fam == FAM_SBCOPY || f->p.code == XP_cntSbCounter || rt_orphan) {
+		if (fam == FAM_SB || fam == FAM_SBCOPY || f->p.code == XP_cntSbCounter || rt_orphan ||
+		    (rp->root_fixed && f->p.code == XP_nsRootNotDir)) {
 			rc = rp_answer(rp, action, i);
 			if (rc)
 				return rc;
@@ -511,6 +545,7 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 		rp.env.lsn = xr_log_clear_head_lsn(&rp.env, log_cycle);
 	}
 
+	fix_rootino(&rp);
 	rc = rp_plan_inodes(&rp);
 	if (!rc)
 		rc = rp_plan_names(&rp);

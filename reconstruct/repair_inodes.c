@@ -19,6 +19,8 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/file.h"
+#include "analyzer/scan/fork_walk.h"
+#include "formats/btree.h"
 #include "formats/crc32c.h"
 #include "formats/dinode_enc.h"
 #include "reconstruct/plan.h"
@@ -62,7 +64,9 @@ static bool crc_only_block(struct xa_ctx *ctx, const struct xa_finding *f)
 			return false;
 		break;
 	case XP_btBadCrc:
-		break;  /* a bmbt block (inode findings only) */
+		if (!rp_is_bmbt_finding(f))
+			return false;
+		break;
 	default:
 		return false;
 	}
@@ -85,8 +89,11 @@ static bool inode_finding(struct xa_ctx *ctx, const struct xa_finding *f)
 	case FAM_ATTR:
 	case FAM_SYMLINK:
 	case FAM_BMAP:
-	case FAM_BTREE:
 		return true;
+	case FAM_BTREE:
+		/* a bmbt block; an inobt record names an inode too but is the
+		 * AG rebuild's business */
+		return rp_is_bmbt_finding(f);
 	case FAM_NS:
 		return f->p.code == XP_nsUnlinkedOpen;
 	default:
@@ -105,6 +112,7 @@ struct verdict {
 	bool     null_unlinked;
 	bool     reseal;
 	bool     fix_crcs;       /* some blocks need only a fresh checksum */
+	bool     fix_magic;      /* the magic number is put back */
 };
 
 static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict *v)
@@ -135,6 +143,13 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	case XP_inoBadUuid:
 		v->reseal = true;
 		return;
+	case XP_inoBadMagic:
+		/* the check read it as an inode: the magic was its only fault */
+		if ((f->p.has & XPROB_HAS_INO) && xa_irec_find(ctx, f->p.ino)) {
+			v->fix_magic = true;
+			return;
+		}
+		break;
 	case XP_inoBadNblocks:
 		if (f->p.has & XPROB_HAS_EXPECTED) {
 			v->set_nblocks = true;
@@ -221,26 +236,68 @@ static int clear_inode(struct xr_rp *rp, uint64_t ino, const struct ino_fi *grp,
 	return rc;
 }
 
-/* Rewrite one block of ino whose contents verified but whose CRC did not. */
-static int fix_block_crc(struct xr_rp *rp, int action, uint64_t ino, const struct xa_finding *f)
+/* Structure names for the report (one word each, as the schema wants). */
+static const char *crc_structure(enum xprob_code code)
+{
+	switch (code) {
+	case XP_symBadCrc:     return "symlink";
+	case XP_attrRmtBadCrc: return "attr-remote";
+	case XP_daBadCrc:      return "attr-da";
+	default:               return "bmbt";
+	}
+}
+
+static int put_block_crc(struct xr_rp *rp, int action, uint64_t ino, enum xprob_code code,
+			 uint64_t byte, size_t crc_off)
 {
 	const struct xfmt_geom *g = &rp->ctx->geom;
 	uint8_t *blk = malloc(g->blocksize);
-	uint32_t agno;
+	/* byte is filesystem-relative: the AG is the linear block / agblocks */
+	uint32_t agno = (uint32_t)((byte >> g->blocklog) / g->agblocks);
 	int rc;
 
 	if (!blk)
 		return XERR_NOMEM;
-	rc = xr_plan_read(rp->plan, rp->ctx, f->p.byte, blk, g->blocksize);
-	if (!rc) {
-		xfmt_crc_update(blk, g->blocksize, (size_t)f->p.off);
-		agno = (f->p.has & XPROB_HAS_AG) ? f->p.agno : XR_NO_AG;
-		rc = xr_plan_write(rp->plan, action, f->what ? f->what : "block", agno,
-				   (f->p.has & XPROB_HAS_AGBNO) ? f->p.agbno : 0, ino, f->p.byte, blk,
-				   g->blocksize);
+	rc = xr_plan_read(rp->plan, rp->ctx, byte, blk, g->blocksize);
+	if (!rc && !xfmt_crc_ok(blk, g->blocksize, crc_off)) {
+		xfmt_crc_update(blk, g->blocksize, crc_off);
+		rc = xr_plan_write(rp->plan, action, crc_structure(code),
+				   agno < rp->ctx->nags ? agno : XR_NO_AG,
+				   (uint32_t)((byte - xfmt_geom_ag_byte(g, agno < rp->ctx->nags ? agno : 0))
+					      >> g->blocklog), ino, byte, blk, g->blocksize);
 	}
 	free(blk);
 	return rc;
+}
+
+/*
+ * Rewrite the checksum of a block of ino whose contents verified but whose
+ * CRC did not.  A remote symlink's findings carry the inode's location, so
+ * its blocks come from the inode's own mapping (each block has a header).
+ */
+static int fix_block_crc(struct xr_rp *rp, int action, uint64_t ino, const struct xa_finding *f)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+
+	if (f->p.code == XP_symBadCrc) {
+		struct xa_inode ip;
+		struct xa_extents ex = { 0 };
+		int rc = xa_inode_read(rp->ctx, ino, &ip);
+
+		if (rc)
+			return rc == XERR_NOMEM ? rc : 0;
+		rc = xa_extents_load(rp->ctx, &ip, XA_DATA_FORK, &ex);
+		for (size_t i = 0; !rc && i < ex.n; i++)
+			for (uint32_t k = 0; !rc && k < ex.v[i].blockcount && k < 64; k++)
+				if (xfmt_bt_fsbno_ok(g, ex.v[i].startblock + k))
+					rc = put_block_crc(rp, action, ino, f->p.code,
+							   xfmt_geom_fsb_byte(g, ex.v[i].startblock + k),
+							   12);
+		xa_extents_release(&ex);
+		xa_inode_release(&ip);
+		return rc == XERR_NOMEM ? rc : 0;
+	}
+	return put_block_crc(rp, action, ino, f->p.code, f->p.byte, (size_t)f->p.off);
 }
 
 static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
@@ -257,18 +314,23 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	rc = xr_plan_read(rp->plan, ctx, xfmt_geom_ino_byte(g, ino), buf, g->inodesize);
 	if (rc)
 		goto out;
+	if (v->fix_magic) {
+		buf[0] = (uint8_t)(XFS_DINODE_MAGIC >> 8);
+		buf[1] = (uint8_t)XFS_DINODE_MAGIC;
+	}
 	if (xfmt_dinode_decode(buf, g->inodesize, g, &d) != 0 || d.magic != XFS_DINODE_MAGIC) {
 		/* not an inode after all: nothing to mend, clear it */
 		free(buf);
 		return clear_inode(rp, ino, grp, n);
 	}
 	action = xr_plan_action(rp->plan, "fix-inode", xfmt_geom_ino_agno(g, ino), ino,
-				"inode %" PRIu64 ":%s%s%s%s%s%s", ino,
+				"inode %" PRIu64 ":%s%s%s%s%s%s%s", ino,
 				v->drop_attr ? " damaged attribute fork emptied;" : "",
 				v->set_nblocks ? " block count recomputed;" : "",
 				v->set_nlink ? " link count set to its names;" : "",
 				v->null_unlinked ? " unlinked pointer cleared;" : "",
 				v->fix_crcs ? " block checksums rewritten;" : "",
+				v->fix_magic ? " magic number put back;" : "",
 				v->reseal ? " checksum and identity rewritten" : "");
 	if (action < 0) {
 		rc = action;
@@ -292,7 +354,8 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	if (v->null_unlinked)
 		xfmt_dinode_put_next_unlinked(buf, 0xFFFFFFFFu);
 	/* Only block checksums to fix: the inode itself stays as it is. */
-	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal) {
+	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
+	    v->fix_magic) {
 		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 		rc = write_inode(rp, action, ino, buf);
 	}
@@ -366,14 +429,14 @@ int rp_plan_inodes(struct xr_rp *rp)
 		/* A damaged free inode is not mended but written free anew:
 		 * resealing would bless whatever garbage it holds. */
 		if (!xa_irec_find(ctx, v[i].ino) && (vd.reseal || vd.set_nblocks || vd.drop_attr ||
-						      vd.null_unlinked))
+						      vd.null_unlinked || vd.fix_magic))
 			vd.clear = true;
 		if (!xfmt_geom_ino_valid(&ctx->geom, v[i].ino))
 			;  /* a number no inode has: nothing to write */
 		else if (vd.clear)
 			rc = clear_inode(rp, v[i].ino, v + i, j - i);
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
-			 vd.reseal || vd.fix_crcs)
+			 vd.reseal || vd.fix_crcs || vd.fix_magic)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;
 	}

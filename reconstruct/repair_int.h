@@ -50,6 +50,7 @@ struct xr_rp {
 	struct xa_u64set              dir_rewritten; /* directories whose data fork is
 	                                                replaced by new blocks */
 	struct xa_u64set              new_inodes;    /* inodes the plan allocates */
+	bool                          root_fixed;    /* sb rootino recomputed */
 	/* v5 without rmapbt: directory data blocks found in unowned space, by
 	 * the owner their header names (dir_salvage.c builds it once) */
 	bool                          dscan_built;
@@ -66,6 +67,11 @@ static inline unsigned rp_family(unsigned code)
 {
 	return (code >> 8) & 0xFF;
 }
+
+/* A btree finding about an inode's bmbt block (its structure is "bmbt...");
+ * inobt record findings name an inode too but belong to the AG. */
+struct xa_finding;
+bool rp_is_bmbt_finding(const struct xa_finding *f);
 
 /* Mark finding fi answered by action; 0 or XERR_NOMEM. */
 int rp_answer(struct xr_rp *rp, int action, size_t fi);

@@ -165,6 +165,25 @@ static int damaged_dirs(const struct xa_ctx *ctx, struct xa_u64set *set)
 	return 0;
 }
 
+/* Inode ino as the plan leaves it (an earlier phase may have mended it). */
+static int read_planned_inode(struct xr_rp *rp, uint64_t ino, struct xa_inode *ip)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+
+	memset(ip, 0, sizeof(*ip));
+	ip->raw = malloc(g->inodesize);
+	if (!ip->raw)
+		return XERR_NOMEM;
+	ip->ino = ino;
+	ip->len = g->inodesize;
+	if (xr_plan_read(rp->plan, rp->ctx, xfmt_geom_ino_byte(g, ino), ip->raw, g->inodesize) != 0 ||
+	    xfmt_dinode_decode(ip->raw, ip->len, g, &ip->d) != 0 || ip->d.magic != XFS_DINODE_MAGIC) {
+		xa_inode_release(ip);
+		return XERR_FORMAT;
+	}
+	return 0;
+}
+
 static int add_dir(struct ns *ns, uint64_t ino, size_t irec)
 {
 	struct ns_dir *d;
@@ -216,7 +235,7 @@ static int collect_dirs(struct ns *ns)
 			ns->dirs[ns->cur].rewrite = true;
 			continue;
 		}
-		if (xa_inode_read(ctx, r->ino, &ip) != 0)
+		if (read_planned_inode(ns->rp, r->ino, &ip) != 0)
 			continue;  /* unreadable now: treated as not a directory */
 		rc = add_dir(ns, r->ino, i);
 		if (rc) {

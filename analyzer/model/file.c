@@ -13,6 +13,42 @@
 #include "analyzer/scan/fork_walk.h"
 #include "formats/symlink.h"
 
+/* Counts the errors a verifier reports, ignoring one code. */
+struct count_sink {
+	unsigned        errors;
+	enum xprob_code ignore;
+};
+
+static void count_report(void *arg, const struct xprob *p)
+{
+	struct count_sink *cs = arg;
+
+	if (p->code != cs->ignore && xprob_severity_of(p->code) == XSEV_ERROR)
+		cs->errors++;
+}
+
+/*
+ * Is the magic number the inode's only fault?  With the magic put back
+ * (into fixed, inodesize bytes) the core must verify with no error but its
+ * CRC (a CRC covers the magic), and be in use.  Then *d is its decoding.
+ */
+bool xa_inode_magic_only(const struct xfmt_geom *g, uint64_t ino, const uint8_t *raw,
+		       uint8_t *fixed, struct xfmt_dinode *d)
+{
+	struct count_sink cs = { 0, XP_inoBadCrc };
+	struct xprob_sink sink = { count_report, &cs };
+
+	if (g->inodesize > XFMT_DINODE_MAX_SIZE)
+		return false;
+	memcpy(fixed, raw, g->inodesize);
+	fixed[0] = (uint8_t)(XFS_DINODE_MAGIC >> 8);
+	fixed[1] = (uint8_t)XFS_DINODE_MAGIC;
+	if (xfmt_dinode_decode(fixed, g->inodesize, g, d) != 0)
+		return false;
+	xfmt_dinode_verify(fixed, g->inodesize, g, ino, d, &sink);
+	return cs.errors == 0 && xfmt_dinode_in_use(d);
+}
+
 int xa_inode_read(struct xa_ctx *ctx, uint64_t ino, struct xa_inode *out)
 {
 	const struct xfmt_geom *g = &ctx->geom;
@@ -34,10 +70,20 @@ int xa_inode_read(struct xa_ctx *ctx, uint64_t ino, struct xa_inode *out)
 	out->len = g->inodesize;
 	out->ino = ino;
 	xa_put(ctx, &b);
-	if (xfmt_dinode_decode(out->raw, out->len, g, &out->d) != 0 ||
-	    out->d.magic != XFS_DINODE_MAGIC) {
+	if (xfmt_dinode_decode(out->raw, out->len, g, &out->d) != 0) {
 		xa_inode_release(out);
 		return XERR_FORMAT;
+	}
+	if (out->d.magic != XFS_DINODE_MAGIC) {
+		/* read as the inodes pass reads it: a magic that is the only fault
+		 * does not hide the inode (the check reports it) */
+		uint8_t fixed[XFMT_DINODE_MAX_SIZE];
+
+		if (!xa_inode_magic_only(g, ino, out->raw, fixed, &out->d)) {
+			xa_inode_release(out);
+			return XERR_FORMAT;
+		}
+		memcpy(out->raw, fixed, out->len);
 	}
 	return 0;
 }

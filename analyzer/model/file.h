@@ -32,7 +32,19 @@ struct xa_extents {
 };
 
 /*
- * Read and decode inode ino.  Returns 0, XERR_RANGE if ino is not inside the
+ * Is the magic number the only fault of the inode at raw?  With the magic
+ * put back (into fixed, g->inodesize bytes, at most XFMT_DINODE_MAX_SIZE)
+ * the core must verify with no error but its CRC (which covers the magic)
+ * and be in use; then *d is its decoding.  Such an inode is read as an
+ * inode (xfs_repair resets the magic); the check still reports the magic.
+ */
+struct xfmt_geom;
+bool xa_inode_magic_only(const struct xfmt_geom *g, uint64_t ino, const uint8_t *raw,
+			 uint8_t *fixed, struct xfmt_dinode *d);
+
+/*
+ * Read and decode inode ino (an inode whose magic alone is damaged is read
+ * with it put back).  Returns 0, XERR_RANGE if ino is not inside the
  * filesystem, XERR_FORMAT if the bytes there are not an inode (bad magic), or
  * another negative xerr.  Release with xa_inode_release.
  */

@@ -125,6 +125,8 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 	const struct xfmt_geom *g = &ctx->geom;
 	struct xa_loc_sink ls;
 	struct xbuf *b = NULL;
+	uint8_t fixed[XFMT_DINODE_MAX_SIZE];
+	const uint8_t *raw;
 	uint32_t cur_agbno = XFS_NULLAGBLOCK;
 	bool overlap_reported = false;
 
@@ -184,9 +186,15 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 			continue;
 		}
 		xfmt_dinode_verify(b->data + byte, g->inodesize, g, ino, &d, &ls.sink);
+		raw = b->data + byte;
 		if (d.magic != XFS_DINODE_MAGIC) {
-			xa_own_mark_incomplete(ctx);
-			continue;
+			/* Only the magic wrong: the inode is read as it would be with it
+			 * (xfs_repair resets such a magic); the finding stands. */
+			if (!xa_inode_magic_only(g, ino, b->data + byte, fixed, &d)) {
+				xa_own_mark_incomplete(ctx);
+				continue;
+			}
+			raw = fixed;
 		}
 		if (xfmt_dinode_in_use(&d)) {
 			int rc;
@@ -200,7 +208,7 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 			if (is_free && !ag->chunks_from_rmap && !ag->chunks_from_scan)
 				xa_report(ctx, &ls.loc, XP_inoFreeButInUse, "mode", 0, d.mode,
 					  XPROB_HAS_OBSERVED);
-			rc = check_forks(ctx, &ls.loc, ino, b->data + byte, &d);
+			rc = check_forks(ctx, &ls.loc, ino, raw, &d);
 			if (rc) {
 				xa_put(ctx, &b);
 				return rc;
