@@ -62,6 +62,7 @@ struct ns {
 	uint64_t      *parent;     /* directories: the directory that keeps it (0 = none) */
 	uint32_t      *links;      /* names kept for it */
 	uint8_t       *reached;
+	uint64_t      *via;        /* non-directories: the first directory that reaches it */
 	size_t         cur;        /* directory being read */
 	/* lost+found */
 	size_t         lf;         /* ns_dir index of lost+found, NONE = none */
@@ -363,6 +364,8 @@ static int walk(struct ns *ns, size_t start)
 				d->rewrite = true;
 				continue;
 			} else {
+				if (!ns->reached[t])
+					ns->via[t] = d->ino;
 				ns->reached[t] = 1;
 			}
 		}
@@ -478,6 +481,8 @@ static int reach_orphans(struct ns *ns)
 		size_t i = ns->orphans[k];
 
 		ns->reached[i] = 1;
+		if (ns->dir_of[i] == NONE)
+			ns->via[i] = lf_ino;
 		if (ns->dir_of[i] != NONE) {
 			ns->parent[i] = lf_ino;
 			rc = walk(ns, ns->dir_of[i]);
@@ -848,11 +853,32 @@ static int original_names(struct ns *ns)
 	return 0;
 }
 
+/* Is irec t placed below lost+found in the repaired tree? */
+static bool under_lost_found(struct ns *ns, size_t t)
+{
+	uint64_t lf = ns->lf != NONE ? ns->dirs[ns->lf].ino : 0;
+	uint64_t p = ns->dir_of[t] != NONE ? ns->parent[t] : ns->via[t];
+
+	for (size_t steps = 0; p && lf && steps <= ns->ndirs; steps++) {
+		size_t pi;
+
+		if (p == lf)
+			return true;
+		if (p == ns->ctx->sb.rootino)
+			return false;
+		pi = live(ns, p);
+		if (pi == NONE)
+			return false;
+		p = ns->parent[pi];
+	}
+	return false;
+}
+
 static int plan_writes(struct ns *ns)
 {
 	struct xa_ctx *ctx = ns->ctx;
 	struct xr_rp *rp = ns->rp;
-	int lf_action = -1, nlink_action = -1, rc;
+	int lf_action = -1, nlink_action = -1, back_action = -1, rc;
 
 	for (size_t di = 0; di < ns->ndirs; di++) {
 		struct ns_dir *d = &ns->dirs[di];
@@ -934,7 +960,9 @@ static int plan_writes(struct ns *ns)
 				return rc;
 		}
 	}
-	/* Answer what the repaired tree settles. */
+	/* Answer what the repaired tree settles: an orphan of the check now
+	 * under lost+found was placed there; one the tree reaches otherwise
+	 * came back with a directory the repair rebuilt. */
 	for (size_t i = 0; i < ctx->findings.count; i++) {
 		const struct xa_finding *f = &ctx->findings.items[i];
 		size_t t;
@@ -944,8 +972,20 @@ static int plan_writes(struct ns *ns)
 		t = live(ns, f->p.ino);
 		if (t == NONE || !ns->reached[t])
 			continue;
-		if ((f->p.code == XP_nsOrphan || f->p.code == XP_nsOrphanDir) && lf_action >= 0)
+		if ((f->p.code == XP_nsOrphan || f->p.code == XP_nsOrphanDir) &&
+		    lf_action >= 0 && under_lost_found(ns, t))
 			rc = rp_answer(rp, lf_action, i);
+		else if (f->p.code == XP_nsOrphan || f->p.code == XP_nsOrphanDir) {
+			if (back_action < 0) {
+				back_action = xr_plan_action(rp->plan, "reconnect", XR_NO_AG, 0,
+							     "inodes no directory reached are reached "
+							     "again through directories the repair "
+							     "rebuilt");
+				if (back_action < 0)
+					return back_action;
+			}
+			rc = rp_answer(rp, back_action, i);
+		}
 		else if (f->p.code == XP_nsBadLinkCount) {
 			if (nlink_action < 0) {
 				nlink_action = xr_plan_action(rp->plan, "fix-link-counts", XR_NO_AG, 0,
@@ -1053,7 +1093,8 @@ int rp_plan_names(struct xr_rp *rp)
 	ns.parent = calloc(ctx->nirecs, sizeof(*ns.parent));
 	ns.links = calloc(ctx->nirecs, sizeof(*ns.links));
 	ns.reached = calloc(ctx->nirecs, 1);
-	if (!ns.dir_of || !ns.parent || !ns.links || !ns.reached) {
+	ns.via = calloc(ctx->nirecs, sizeof(*ns.via));
+	if (!ns.dir_of || !ns.parent || !ns.links || !ns.reached || !ns.via) {
 		rc = XERR_NOMEM;
 		goto out;
 	}
@@ -1107,6 +1148,7 @@ out:
 	free(ns.parent);
 	free(ns.links);
 	free(ns.reached);
+	free(ns.via);
 	free(ns.orphans);
 	return rc;
 }
