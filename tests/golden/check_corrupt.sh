@@ -40,7 +40,8 @@ need_tool "$XFS_REPAIR"
 # A token @HDR AG FIELD@ in the commands is replaced by that field's value
 # in the uncorrupted image (e.g. @agf 3 flfirst@); HDR AG may also be
 # `path /some/path`, and `+ N` or `- N` after FIELD adds or subtracts
-# (e.g. @path /dirs/short core.size - 14@).
+# (e.g. @path /dirs/short core.size - 14@).  tests/corrupt-lib.sh applies
+# the commands and says more.
 #
 # Flag `silent`: xfs_repair -n (xfsprogs 6.1) exits 0 on this corruption,
 # but the kernel's verifiers or scrub reject it, so we must still flag it:
@@ -336,47 +337,7 @@ unknown=$(grep -vxF -f "$TMPD/known" "$TMPD/wanted" | tr '\n' ' ')
 badflag=$(cases | awk -F '|' '{ n = split($4, w, / /); for (i = 1; i <= n; i++) if (w[i] != "silent" && w[i] != "todo") print NR ": " w[i] }' | head -n 3)
 [ -z "$badflag" ] || fail "unknown flags in the case table: $badflag"
 
-# field_of IMG "HDR AG FIELD [+|- N]": raw value of one field (of a header,
-# or of an inode with HDR AG = "path /a/path"), optionally plus or minus N
-field_of() {
-	set -- "$1" $2
-	_v=$("$XFS_DB" -r -c "$2 $3" -c "p $4" "$1" |
-		awk -v f="$4 = " 'index($0, f) == 1 { print substr($0, length(f) + 1) }')
-	case "${5:-}" in
-	+ | -) [ -n "$_v" ] && _v=$((_v $5 $6)) ;;
-	esac
-	printf '%s\n' "$_v"
-}
-
-# expand IMG CMDS: replace each @HDR AG FIELD@ by its value in IMG
-expand() {
-	_c=$2
-	while :; do
-		case "$_c" in *@*@*) ;; *) break ;; esac
-		_tok=${_c#*@}
-		_tok=${_tok%%@*}
-		_v=$(field_of "$1" "$_tok")
-		[ -n "$_v" ] || { echo "cannot read $_tok" >&2; return 1; }
-		# literal splice, not sed: tokens hold '[', ']' and '/'
-		_c="${_c%%@*}$_v${_c#*@*@}"
-	done
-	printf '%s\n' "$_c"
-}
-
-# corrupt IMG CMDS: run the ';'-separated xfs_db commands in expert mode
-corrupt() {
-	_img=$1
-	_old=$IFS
-	IFS=';'
-	# shellcheck disable=SC2086
-	set -- $2
-	IFS=$_old
-	_args=""
-	for _c in "$@"; do
-		_args="$_args -c '$_c'"
-	done
-	eval "\"\$XFS_DB\" -x $_args \"\$_img\""
-}
+. "$top_srcdir/tests/corrupt-lib.sh"
 
 # Images and scratch copies: in memory when possible (see the header).
 SCR=$TMPD
@@ -414,7 +375,7 @@ run_case() {
 	# xfs_db exits 0 even when a command fails: look at what it said.  A
 	# non-silent case is proven real by xfs_repair below; a silent one is
 	# also compared byte for byte (slow on 400 MB, so only there).
-	if grep -qE 'not found|no current|No such|out of range|parsing error|Usage|unknown|invalid|bad input|cannot' "$TMPD/db.$w" ||
+	if db_failed "$TMPD/db.$w" ||
 		{ [ $silent -eq 1 ] && cmp -s "$base" "$scratch"; }; then
 		printf '%s\tFAIL: %s: xfs_db did not apply the corruption: %s\n' "$n" "$label" \
 			"$(grep -v '^Allowing' "$TMPD/db.$w" | head -n 2 | tr '\n' ' ')"
