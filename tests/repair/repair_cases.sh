@@ -50,6 +50,12 @@
 #   REPAIR_KEEP    a directory: the corrupted image, output and report of
 #                  every case that does not pass are copied there
 # Images and scratch copies live in /dev/shm when it is writable.
+#
+# Cost: besides the repair itself, a case takes about 3 s of CPU (making it,
+# two hashes of the 400 MB image, xfs_repair, two mounts with every file
+# hashed), so 145 cases take about 4 minutes on 2 cores with a fast repair.
+# The repair's own time adds to that: `xfsrecon repair` hashes its input and
+# its output in full, which in an ASan+UBSan build is most of its 10-15 s.
 . "$top_srcdir/tests/lib.sh"
 
 need_tool zstd
@@ -147,8 +153,8 @@ unmount() {
 # Paths and targets escape backslash, tab and newline.  Hard links are
 # read once.  A file that cannot be read gets the hash "unreadable".
 tree_sums() {
-	(cd "$1" && find . -type f -printf '%i\0%P\0') > "$2.f" 2> /dev/null
-	(cd "$1" && find . -type l -printf '%P\0%l\0') > "$2.l" 2> /dev/null
+	(cd "$1" && run_limited 120 find . -type f -printf '%i\0%P\0') > "$2.f" 2> /dev/null
+	(cd "$1" && run_limited 120 find . -type l -printf '%P\0%l\0') > "$2.l" 2> /dev/null
 	awk 'BEGIN { RS = "\0"; ORS = "\0" } NR % 2 == 1 { ino = $0; next }
 		!(ino in seen) { seen[ino] = 1; print }' "$2.f" > "$2.u"
 	(cd "$1" && run_limited 120 xargs -0 -r sha256sum -z -- < "$2.u") > "$2.h" 2> /dev/null
@@ -182,9 +188,11 @@ count_files() {
 }
 
 # xml_attr FILE ELEMENT ATTR: the value of ATTR of every ELEMENT, one a
-# line (an empty line where the element lacks it); entities left as written
+# line (an empty line where the element lacks it); entities left as written.
+# Stops at output-check (the check of the output has findings of its own).
 xml_attr() {
 	awk -v el="$2" -v at="$3" 'BEGIN { RS = "<" }
+		/^output-check[ \t\n\/>]/ { exit }
 		substr($0, 1, length(el)) == el && substr($0, length(el) + 1, 1) ~ /[ \t\n\/>]/ {
 			if (match($0, "[ \t\n]" at "=\"[^\"]*\""))
 				print substr($0, RSTART + length(at) + 3, RLENGTH - length(at) - 4)
@@ -219,29 +227,35 @@ check_report() {
 	case $4 in
 	0) _want=clean ;;
 	1) _want=repaired ;;
-	4) _want=incomplete ;;
+	4) _want="incomplete refused" ;;
 	*) _want="" ;;
 	esac
 	_res=$(xml_attr "$_r" summary result)
-	[ -z "$_want" ] || [ "$_res" = "$_want" ] || printf 'report result is "%s" after exit status %s; ' "$_res" "$4"
+	case " $_want " in
+	"  " | *" $_res "*) ;;
+	*) printf 'report result is "%s" after exit status %s; ' "$_res" "$4" ;;
+	esac
 	for _e in finding:findings action:actions change:changes orphan:orphans; do
 		_n=$(xml_attr "$_r" "${_e%%:*}" "" | wc -l)
 		_c=$(xml_attr "$_r" summary "${_e#*:}")
 		[ "$_n" = "$_c" ] || printf 'report summary says %s="%s" but lists %s; ' "${_e#*:}" "$_c" "$_n"
 	done
-	# every answered finding exists; after "repaired" every error is answered
-	xml_attr "$_r" finding id | sort -u > "$_r.ids"
+	# every answered finding exists; after "repaired" every error is answered.
+	# A finding's identifier (F1, ...) is its ref (the check report's id
+	# attribute is the finding's name there), or its id when it has no ref.
+	xml_attr "$_r" finding ref > "$_r.ref"
+	xml_attr "$_r" finding id | paste -d ' ' "$_r.ref" - | awk '{ print ($1 ~ /^F[0-9]+$/) ? $1 : $2 }' > "$_r.fid"
+	sort -u "$_r.fid" > "$_r.ids"
 	xml_attr "$_r" action answers | tr ' ' '\n' | grep . | sort -u > "$_r.ans"
 	_x=$(comm -13 "$_r.ids" "$_r.ans" | head -n 3 | tr '\n' ' ')
 	[ -z "$_x" ] || printf 'actions answer findings that do not exist: %s; ' "$_x"
 	if [ "$_res" = repaired ]; then
-		xml_attr "$_r" finding id > "$_r.fid"
 		xml_attr "$_r" finding severity > "$_r.fsev"
 		_x=$(paste -d ' ' "$_r.fid" "$_r.fsev" | awk '$2 == "error" { print $1 }' | sort -u |
 			comm -23 - "$_r.ans" | head -n 5 | tr '\n' ' ')
 		[ -z "$_x" ] || printf 'result "repaired" but no action answers error findings %s; ' "$_x"
 	fi
-	rm -f "$_r.lint" "$_r.ids" "$_r.ans" "$_r.fid" "$_r.fsev"
+	rm -f "$_r.lint" "$_r.ids" "$_r.ans" "$_r.ref" "$_r.fid" "$_r.fsev"
 }
 
 # orphans_vs_lf R MNT: differences between the report's orphans and what

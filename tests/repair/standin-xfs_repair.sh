@@ -107,10 +107,10 @@ if [ -n "$report" ]; then
 	{
 		echo '<?xml version="1.0" encoding="UTF-8"?>'
 		echo '<xfsrecon-repair version="1">'
-		echo "  <input path=\"$(xml_escape "$img")\" sha256=\"$in_sha\"/>"
+		echo "  <input path=\"$(xml_escape "$img")\" size=\"$(wc -c < "$img")\" sha256=\"$in_sha\"/>"
 		echo "  <output path=\"$(xml_escape "$out")\" sha256=\"$out_sha\"/>"
 		echo "  <summary findings=\"0\" actions=\"0\" changes=\"0\" bytes-changed=\"0\" orphans=\"$(printf '%s\n' $inos | grep -c .)\" result=\"$result\"/>"
-		echo '  <findings/>'
+		echo '  <findings count="0" errors="0" warnings="0" dropped="0"/>'
 		echo '  <actions/>'
 		echo '  <changes/>'
 		echo '  <orphans>'
