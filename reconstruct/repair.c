@@ -428,6 +428,9 @@ static int plan_superblocks(struct xr_rp *rp)
 
 		if (fam == FAM_SB || f->p.code == XP_cntSbCounter)
 			what |= XR_SB_PRIMARY;
+		/* a secondary copy's own fault (its AG is not 0) */
+		if (fam == FAM_SB && (f->p.has & XPROB_HAS_AG) && f->p.agno != 0)
+			what |= XR_SB_SECONDARIES;
 		if (fam == FAM_SBCOPY)
 			what |= XR_SB_PRIMARY | XR_SB_SECONDARIES;
 	}
@@ -444,6 +447,25 @@ static int plan_superblocks(struct xr_rp *rp)
 	if (!what)
 		return 0;
 	sum_counters(rp, &c);
+	/* A quota inode number that names no inode is dropped (null), and the
+	 * quota accounting must be checked again, as xfs_repair does. */
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xa_finding *f = &ctx->findings.items[i];
+		uint64_t *q = NULL;
+
+		if (f->p.code != XP_sbBadQuotaIno || !f->p.field || ((f->p.has & XPROB_HAS_AG) && f->p.agno))
+			continue;
+		if (!strcmp(f->p.field, "uquotino"))
+			q = &ctx->sb.uquotino;
+		else if (!strcmp(f->p.field, "gquotino"))
+			q = &ctx->sb.gquotino;
+		else if (!strcmp(f->p.field, "pquotino"))
+			q = &ctx->sb.pquotino;
+		if (q) {
+			*q = XFS_NULLFSINO;
+			c.quota_recheck = true;
+		}
+	}
 	action = xr_plan_action(rp->plan, "rewrite-superblocks", XR_NO_AG, 0,
 				"%s rewritten from the %s superblock with recomputed counters",
 				(what & XR_SB_SECONDARIES) ? "primary and secondary superblocks" :
