@@ -6,7 +6,8 @@
 # The file is /frag/extents of v5-files: 5000 one-block extents mapped by a
 # bmbt of height 3.  Each case damages a scratch copy of the image with
 # xfs_db -x:
-#   core  - the inode core destroyed (core.magic zeroed, CRC left stale);
+#   core  - the inode core destroyed (magic zeroed and the format made
+#           impossible: a magic alone is put back, not rebuilt);
 #   leaf  - one bmbt leaf block's magic zeroed (CRC left stale);
 #   root  - the bmbt root in the inode given level 0 (CRC recomputed).
 # The damage is first proven: xfs_repair -n must reject the damaged copy.
@@ -125,7 +126,7 @@ for case in core leaf root; do
 	cp --sparse=always "$orig" "$c" || fail "cannot copy the image"
 	case $case in
 	core)
-		cmds='-c "inode '$ino'" -c "fuzz -d core.magic zeroes"'
+		cmds='-c "inode '$ino'" -c "fuzz -d core.magic zeroes" -c "fuzz -d core.format ones"'
 		kept=no ;;
 	leaf)
 		cmds='-c "inode '$ino'" -c "addr u3.bmbt.ptrs[1]" -c "addr ptrs[3]" -c "fuzz -d magic zeroes"'
