@@ -30,6 +30,7 @@ struct own_ag {
 	struct xa_ownlist fwd;    /* forward: what primary metadata says */
 	struct xa_ownlist rmap;   /* observed: the rmapbt's records */
 	struct xa_ownlist free;   /* bnobt extents (owner and offset unused) */
+	struct xa_ownlist refc;   /* refcountbt shared extents (owner holds the count) */
 };
 
 struct xa_own {
@@ -62,6 +63,7 @@ static void own_ag_release(struct own_ag *oa)
 	xa_ownlist_release(&oa->fwd);
 	xa_ownlist_release(&oa->rmap);
 	xa_ownlist_release(&oa->free);
+	xa_ownlist_release(&oa->refc);
 }
 
 void xa_own_free(struct xa_own **ownp)
@@ -139,8 +141,10 @@ int xa_own_note_refc(struct xa_ctx *ctx, uint32_t agno, const uint8_t *rec)
 	if (!oa)
 		return 0;
 	xfmt_refc_rec_decode(rec, &r);
-	if (!r.cow || !r.blockcount)
+	if (!r.blockcount)
 		return 0;
+	if (!r.cow)
+		return xa_ownlist_add(&oa->refc, r.startblock, r.blockcount, r.refcount, 0, 0);
 	return xa_ownlist_add(&oa->fwd, r.startblock, r.blockcount, XFS_RMAP_OWN_COW, 0, 0);
 }
 
@@ -530,6 +534,83 @@ const struct xa_ownlist *xa_own_free_list(const struct xa_ctx *ctx, uint32_t agn
 	return &ctx->own->ags[agno].free;
 }
 
+/* ------------------------------------------------------------------ */
+/* Reference counts: the refcountbt against the sharing the file mappings
+ * show.  Both sides become step functions (block -> owners) and are
+ * compared segment by segment, so records split or joined differently
+ * still agree when they say the same thing. */
+
+struct step {
+	uint32_t pos;
+	int32_t  delta;
+};
+
+static int cmp_step(const void *x, const void *y)
+{
+	const struct step *a = x, *b = y;
+
+	return a->pos < b->pos ? -1 : a->pos > b->pos;
+}
+
+#define REFC_FINDINGS_MAX 64
+
+static void check_refcounts(struct xa_ctx *ctx, struct xa_ag *ag, struct own_ag *oa)
+{
+	const struct xa_ownlist *f = &oa->fwd;
+	struct step *st;
+	size_t n = 0, cap = 2 * (f->n + oa->refc.n) + 1, i = 0;
+	unsigned reported = 0;
+	int64_t files = 0, said = 0;
+	uint32_t prev = 0;
+
+	st = malloc(cap * sizeof(*st));
+	if (!st)
+		return;   /* a check skipped for memory is not a finding */
+	/* file data: +1/-1 per mapping; the refcountbt: +count/-count per
+	 * record, kept apart by scaling (files in the low 32 bits) */
+	for (size_t k = 0; k < f->n; k++) {
+		const struct xa_ownrec *r = &f->recs[k];
+
+		if (xa_owner_is_special(r->owner) || (r->flags & (XA_OWN_ATTR | XA_OWN_BMBT)))
+			continue;
+		st[n++] = (struct step){ r->agbno, 1 };
+		st[n++] = (struct step){ r->agbno + r->len, -1 };
+	}
+	for (size_t k = 0; k < oa->refc.n; k++) {
+		const struct xa_ownrec *r = &oa->refc.recs[k];
+		int32_t c = r->owner > INT32_MAX / 65536 ? INT32_MAX / 65536 : (int32_t)r->owner;
+
+		st[n++] = (struct step){ r->agbno, c * 65536 };
+		st[n++] = (struct step){ r->agbno + r->len, -c * 65536 };
+	}
+	qsort(st, n, sizeof(*st), cmp_step);
+	while (i < n) {
+		uint32_t pos = st[i].pos;
+		int64_t owners = files;
+		int64_t rc_said = said;
+
+		/* segment [prev, pos): shared blocks have a record with their
+		 * count; a block one file owns has none */
+		if (pos > prev && (owners >= 2 ? owners : 0) != rc_said &&
+		    reported < REFC_FINDINGS_MAX) {
+			struct xa_loc loc = { XPROB_HAS_AG | XPROB_HAS_AGBNO, ag->agno, prev, 0, 0,
+					      "refcountbt" };
+
+			xa_report(ctx, &loc, XP_refcMismatch, NULL, owners >= 2 ? (uint64_t)owners : 0,
+				  (uint64_t)rc_said, XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+			reported++;
+		}
+		for (; i < n && st[i].pos == pos; i++) {
+			if (st[i].delta == 1 || st[i].delta == -1)
+				files += st[i].delta;
+			else
+				said += st[i].delta / 65536;
+		}
+		prev = pos;
+	}
+	free(st);
+}
+
 int xa_pass_ownership(struct xa_ctx *ctx)
 {
 	struct xa_own *own = ctx->own;
@@ -560,6 +641,8 @@ int xa_pass_ownership(struct xa_ctx *ctx)
 				xa_ownlist_normalize(&oa->rmap);
 				compare_rmap(ctx, ag, oa);
 			}
+			if (xfmt_geom_has_reflink(&ctx->geom))
+				check_refcounts(ctx, ag, oa);
 		}
 		/* Each AG's lists are done with once it is checked, unless the
 		 * repair planner asked to keep them. */

@@ -13,7 +13,10 @@
  *     (0x0F01..0x0F06: missing, unowned, wrong owner / offset / flags /
  *     length; expected = forward, observed = rmapbt);
  *   - always: no free extent overlaps an owned block, and every block of
- *     the AG is free or owned (0x0F07, 0x0F08).
+ *     the AG is free or owned (0x0F07, 0x0F08);
+ *   - with reflink: the refcountbt's share counts against the overlaps of
+ *     the file data mappings (0x0F0A).
+ * An AG not compared gets an INFO finding saying so (0x0F09).
  * An AG is compared only when both sides are complete: its headers usable,
  * every btree walked, every inode read and every fork walked.
  * Memory: records are bounded by the blocks and records the walks read.

@@ -170,6 +170,7 @@ v5-rmap-reflink|agf 3;addr rmaproot;addr ptrs[1];fuzz -d bno zeroes|btBadBlkno|
 v5-rmap-reflink|agf 3;addr refcntroot;crc -i|btBadCrc|
 v5-rmap-reflink|agf 3;addr refcntroot;fuzz -d magic zeroes|btBadMagic|
 v5-rmap-reflink|agf 3;addr refcntroot;addr ptrs[1];fuzz -d uuid firstbit|btBadUuid|
+v5-rmap-reflink|agf 0;addr refcntroot;fuzz -d recs[1].refcount add|refcMismatch|
 v5-rmap-reflink|agf 3;addr refcntroot;addr ptrs[1];fuzz -d recs[1].refcount zeroes|btBadRecord|
 v5-rmap-reflink|agi 3;addr root;crc -i|btBadCrc|
 v5-rmap-reflink|agi 3;addr root;fuzz -d magic zeroes|btBadMagic|
