@@ -17,10 +17,8 @@ BENCH_DIR=${BENCH_DIR:-/tmp/xfsrecon-bench}
 BENCH_SIZE=${BENCH_SIZE:-8G}
 BENCH_FILES=${BENCH_FILES:-200000}
 BENCH_RUNS=${BENCH_RUNS:-3}
-TIME=/usr/bin/time
-
-[ -x "$TIME" ] || { echo "bench: /usr/bin/time is needed (package time)" >&2; exit 1; }
-command -v xfs_repair >/dev/null || { echo "bench: xfs_repair is needed" >&2; exit 1; }
+. "$(dirname "$0")/lib.sh"
+bench_need_tools
 
 img=${1:-}
 if [ -z "$img" ]; then
@@ -51,16 +49,13 @@ if [ -z "$img" ]; then
 fi
 
 measure() { # prints "best_wall max_rss_kb"
-	best="" rss=0 n=0
+	log=$(mktemp)
+	n=0
 	while [ $n -lt "$BENCH_RUNS" ]; do
-		out=$("$TIME" -f '%e %M' "$@" 2>&1 >/dev/null | tail -n 1)
-		w=${out% *}
-		m=${out#* }
-		if [ -z "$best" ] || awk "BEGIN{exit !($w < $best)}"; then best=$w; fi
-		[ "$m" -gt "$rss" ] && rss=$m
+		bench_run1 "$log" "$@"
 		n=$((n + 1))
-	done
-	echo "$best $rss"
+	done | bench_best
+	rm -f "$log"
 }
 
 set -- $(measure "$XFSRECON" check -q --no-hash "$img")
