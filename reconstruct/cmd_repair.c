@@ -189,7 +189,10 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 		code = XR_EXIT_OPERATIONAL;
 		goto out;
 	}
-	if (rc == 0 && ximg_sha256(ctx.img, ctx.sha256) == 0)
+	/* The input's hash goes into the report and pairs with OUT's; a dry
+	 * run without a report has nowhere to put it, and on a large image it
+	 * would cost more than the plan. */
+	if (rc == 0 && (!o->dry_run || o->report) && ximg_sha256(ctx.img, ctx.sha256) == 0)
 		ctx.have_sha256 = true;
 	if (rc == 0)
 		rc = xr_repair_plan(&ctx, &ro, &plan, &sum, err, sizeof(err));

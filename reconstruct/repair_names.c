@@ -1060,6 +1060,18 @@ static int revive_dirs(struct xr_rp *rp)
 	return rc;
 }
 
+/* Any finding about names, directories or link counts? */
+static bool namespace_findings(const struct xa_ctx *ctx)
+{
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		unsigned fam = rp_family(ctx->findings.items[i].p.code);
+
+		if (fam == FAM_NS || fam == FAM_DIR)
+			return true;
+	}
+	return ctx->findings.dropped != 0;
+}
+
 int rp_plan_names(struct xr_rp *rp)
 {
 	struct xa_ctx *ctx = rp->ctx;
@@ -1086,6 +1098,11 @@ int rp_plan_names(struct xr_rp *rp)
 		rc = rp_revive_files(rp);
 	if (rc)
 		return rc;
+	/* Nothing touched the namespace and the check found it sound: reading
+	 * every directory again would only confirm it. */
+	if (!rp->cleared.used && !rp->new_inodes.used && !rp->root_fixed &&
+	    !namespace_findings(ctx))
+		return 0;
 	root_irec = live(&ns, ctx->sb.rootino);
 	if (root_irec == NONE || !is_dir(ctx->irecs[root_irec].mode))
 		return 0;  /* no root to hang a tree on: findings stay unanswered */
