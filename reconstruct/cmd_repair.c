@@ -196,6 +196,13 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 		ctx.have_sha256 = true;
 	if (rc == 0)
 		rc = xr_repair_plan(&ctx, &ro, &plan, &sum, err, sizeof(err));
+	if (rc && plan.over_bound) {
+		fprintf(errs, "xfsrecon: %s: the repair would write more than %" PRIu64 " MiB, more "
+			"than a plan may hold in memory; XFSRECON_PLAN_MAX=MIB raises the bound\n",
+			o->image, (uint64_t)((plan.max_bytes ? plan.max_bytes : XR_PLAN_MAX_BYTES) >> 20));
+		code = XR_EXIT_OPERATIONAL;
+		goto out;
+	}
 	if (rc) {
 		fprintf(errs, "xfsrecon: %s: %s\n", o->image, err[0] ? err : xerr_str(rc));
 		code = XR_EXIT_OPERATIONAL;

@@ -38,7 +38,21 @@ static int grow(void **arr, size_t *cap, size_t n, size_t sz)
 
 void xr_plan_init(struct xr_plan *p)
 {
+	const char *env = getenv("XFSRECON_PLAN_MAX");
+	char *end = NULL;
+	unsigned long long mib;
+
 	memset(p, 0, sizeof(*p));
+	if (env && *env) {
+		mib = strtoull(env, &end, 10);
+		if (end && *end == '\0' && mib > 0 && mib < (1ull << 40))
+			p->max_bytes = mib << 20;
+	}
+}
+
+static uint64_t plan_max(const struct xr_plan *p)
+{
+	return p->max_bytes ? p->max_bytes : XR_PLAN_MAX_BYTES;
 }
 
 void xr_plan_release(struct xr_plan *p)
@@ -122,12 +136,17 @@ int xr_plan_write(struct xr_plan *p, int action, const char *structure, uint32_t
 		if (offset < c->offset + c->len && c->offset < offset + len)
 			return XERR_USAGE;
 	}
+	if (p->bytes + len > plan_max(p)) {
+		p->over_bound = true;
+		return XERR_NOMEM;
+	}
 	if (grow((void **)&p->changes, &p->changes_cap, p->nchanges, sizeof(*p->changes)))
 		return XERR_NOMEM;
 	copy = malloc(len);
 	if (!copy)
 		return XERR_NOMEM;
 	memcpy(copy, bytes, len);
+	p->bytes += len;
 	c = &p->changes[p->nchanges++];
 	c->offset = offset;
 	c->len = (uint32_t)len;
@@ -195,6 +214,7 @@ int xr_plan_finish(struct xr_plan *p, struct xa_ctx *ctx)
 		/* A change past the end of a truncated image is always kept. */
 		if (ximg_pread(ctx->img, cur, c->len, c->offset) == 0 &&
 		    memcmp(cur, c->bytes, c->len) == 0) {
+			p->bytes -= c->len;
 			free(c->bytes);
 			continue;
 		}

@@ -78,7 +78,18 @@ struct xr_plan {
 	struct xr_orphan *orphans;
 	size_t            norphans, orphans_cap;
 	bool              sorted;   /* changes sorted by offset (xr_plan_finish) */
+	uint64_t          bytes;    /* bytes the changes hold */
+	uint64_t          max_bytes; /* bound on bytes (0 = the default, XR_PLAN_MAX_BYTES) */
+	bool              over_bound; /* a write was refused for the bound */
 };
+
+/*
+ * A plan holds the bytes it will write in memory; a hostile image could make
+ * a repair rewrite most of it.  Past this many bytes (or $XFSRECON_PLAN_MAX,
+ * in MiB) xr_plan_write fails with XERR_NOMEM and the repair stops with a
+ * message instead of growing without bound.
+ */
+#define XR_PLAN_MAX_BYTES (512ull << 20)
 
 void xr_plan_init(struct xr_plan *p);
 void xr_plan_release(struct xr_plan *p);
@@ -97,7 +108,8 @@ int xr_plan_answer(struct xr_plan *p, int action, size_t fi);
  * Plan writing len bytes at filesystem byte offset (copied).  A change of the
  * same range replaces the earlier one; a partial overlap with an earlier
  * change returns XERR_USAGE (a planner bug, reported as such).  structure is
- * a static string.  Returns 0, XERR_NOMEM or XERR_USAGE.
+ * a static string.  Returns 0, XERR_NOMEM (memory, or the plan's bound) or
+ * XERR_USAGE.
  */
 int xr_plan_write(struct xr_plan *p, int action, const char *structure, uint32_t agno,
 		  uint32_t agbno, uint64_t ino, uint64_t offset, const void *bytes, size_t len);
