@@ -294,8 +294,65 @@ static const char *const bt_names[XA_BT_AG_COUNT] = {
 	[XA_BT_REFC] = "refcountbt",
 };
 
-static void write_ag(struct xa_xw *x, const struct xa_ag *ag)
+/*
+ * Which side of AG ag looks intact, for a repair to rebuild the other from
+ * (rule 4): the rmapbt, or the primary metadata (AG headers, free-space and
+ * inode btrees, inode chunks, counters).  A side is damaged when an error
+ * finding is located in it or its walk did not complete; two intact sides
+ * that disagree leave the primary metadata believed, the source the
+ * rebuilt trees come from.
+ */
+static void ag_believed(const struct xa_ctx *ctx, const struct xa_ag *ag, const char **side,
+			const char **why)
 {
+	bool rmap = xfmt_geom_has_rmapbt(&ctx->geom);
+	bool rmap_bad = rmap && !ag->bt[XA_BT_RMAP].walked;
+	bool prim_bad = !ag->agf_ok || !ag->agi_ok || !ag->bt[XA_BT_BNO].walked ||
+			!ag->bt[XA_BT_CNT].walked || !ag->bt[XA_BT_INO].walked;
+	bool disagree = false;
+
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xa_finding *f = &ctx->findings.items[i];
+		unsigned fam = (f->p.code >> 8) & 0xFF;
+
+		if (!(f->p.has & XPROB_HAS_AG) || f->p.agno != ag->agno ||
+		    xprob_severity_of(f->p.code) != XSEV_ERROR)
+			continue;
+		if (fam == 0x0F && f->p.code <= XP_rmapWrongLength)
+			disagree = true;
+		else if (fam == 0x0F)
+			prim_bad = true;   /* free space or share counts against the owners */
+		else if (f->what && !strcmp(f->what, "rmapbt"))
+			rmap_bad = true;
+		else if (fam >= 0x03 && fam <= 0x09 && !(f->what && !strncmp(f->what, "bmbt", 4)))
+			prim_bad = true;
+	}
+	if (!rmap) {
+		*side = "primary";
+		*why = prim_bad ? "no rmapbt; the primary metadata is damaged"
+				: "no rmapbt; the primary metadata looks intact";
+	} else if (rmap_bad && prim_bad) {
+		*side = "neither";
+		*why = "the rmapbt and the primary metadata are both damaged";
+	} else if (rmap_bad) {
+		*side = "primary";
+		*why = "the rmapbt is damaged; the primary metadata looks intact";
+	} else if (prim_bad) {
+		*side = "rmapbt";
+		*why = "the primary metadata is damaged; the rmapbt looks intact";
+	} else if (disagree) {
+		*side = "primary";
+		*why = "both look intact but disagree; the primary metadata is what the trees are rebuilt from";
+	} else {
+		*side = "agree";
+		*why = "both look intact and agree";
+	}
+}
+
+static void write_ag(struct xa_xw *x, const struct xa_ctx *ctx, const struct xa_ag *ag)
+{
+	const char *side, *why;
+
 	xa_xw_start(x, "ag");
 	xa_xw_attr_u64(x, "number", ag->agno);
 	xa_xw_attr_u64(x, "length", ag->length);
@@ -310,6 +367,9 @@ static void write_ag(struct xa_xw *x, const struct xa_ag *ag)
 	xa_xw_attr_u64(x, "inodesChecked", ag->inodes_checked);
 	xa_xw_attr_u64(x, "inodesInUse", ag->inodes_in_use);
 	xa_xw_attr_u64(x, "unlinkedHeads", ag->unlinked_heads);
+	ag_believed(ctx, ag, &side, &why);
+	xa_xw_attr(x, "believed", side);
+	xa_xw_attr(x, "believedWhy", why);
 	/* The header counters, next to the walk totals above they claim. */
 	if (ag->agf_ok) {
 		xa_xw_start(x, "agf");
@@ -351,7 +411,7 @@ static void write_ags(struct xa_xw *x, const struct xa_ctx *ctx)
 	xa_xw_start(x, "ags");
 	xa_xw_attr_u64(x, "count", n);
 	for (uint32_t i = 0; i < n && !x->failed; i++)
-		write_ag(x, &ctx->ags[i]);
+		write_ag(x, ctx, &ctx->ags[i]);
 	xa_xw_end(x);
 }
 

@@ -11,7 +11,8 @@
 #     findings may be reported too.
 # Rmap damage uses AG 0 of v5-rmap-reflink (a one-level rmapbt: its root is
 # its leaf) and AG 3 (two levels); the free-space coverage check also runs
-# on a filesystem without rmapbt (v5-normap).
+# on a filesystem without rmapbt (v5-normap).  Also the XML report's
+# per-AG verdict on which side to believe (agree / primary / rmapbt).
 #
 # Only reads and copies the committed images: no root needed.
 . "$top_srcdir/tests/lib.sh"
@@ -81,6 +82,34 @@ while IFS='|' read -r image cmds want; do
 		nfail=$((nfail + 1))
 	fi
 done < "$TMPD/cases"
+
+# Which side each AG believes (check --xml, <ag believed=...>): a clean image
+# agrees everywhere; a damaged rmapbt leaves the primary metadata believed;
+# a lost inode btree leaves the rmapbt believed.
+believed() {  # IMAGE-FILE AG -> the believed value of that AG
+	"$XFSRECON" check --no-hash --xml "$TMPD/b.xml" "$1" > /dev/null 2>&1
+	tr '<' '\n' < "$TMPD/b.xml" | sed -n "s/^ag number=\"$2\" .* believed=\"\([a-z]*\)\".*/\1/p"
+}
+src=$(corpus_image v5-rmap-reflink)
+for ag in 0 1 2 3; do
+	b=$(believed "$src" $ag)
+	[ "$b" = agree ] || { echo "clean image AG $ag: believed=\"$b\" (expected agree)" >> "$report"; nfail=$((nfail + 1)); }
+done
+for spec in "agf 0;addr rmaproot;crc -i|0|primary" "agi 1;fuzz -d root ones|1|rmapbt"; do
+	cmds=${spec%%|*} rest=${spec#*|}
+	ag=${rest%%|*} want=${rest#*|}
+	cp "$src" "$TMPD/b.img" || fail "cannot copy $src"
+	set --
+	old_ifs=$IFS
+	IFS=';'
+	for c in $cmds; do
+		set -- "$@" -c "$c"
+	done
+	IFS=$old_ifs
+	"$XFS_DB" -x "$@" "$TMPD/b.img" > /dev/null 2>&1
+	b=$(believed "$TMPD/b.img" "$ag")
+	[ "$b" = "$want" ] || { echo "$cmds: AG $ag believed=\"$b\" (expected $want)" >> "$report"; nfail=$((nfail + 1)); }
+done
 
 [ $n -gt 0 ] || fail "no cases ran"
 echo "ran $n cases, $nfail failures"
