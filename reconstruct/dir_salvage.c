@@ -97,6 +97,11 @@ static int from_rmap(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
 			if (r->owner != ino || (r->flags & (XA_OWN_ATTR | XA_OWN_BMBT)) ||
 			    r->offset >= leaf)
 				continue;
+			/* the record's numbers are the rmapbt's: inside the AG, or
+			 * nothing is read on their word */
+			if (r->agbno >= xfmt_geom_ag_length(g, a) ||
+			    r->len > xfmt_geom_ag_length(g, a) - r->agbno)
+				continue;
 			for (uint64_t k = 0; k < r->len; k++) {
 				uint64_t off = r->offset + k;
 				int n;

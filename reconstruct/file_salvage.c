@@ -68,6 +68,10 @@ static int collect(struct xr_rp *rp, uint64_t ino, struct fext **out, size_t *n,
 			}
 			if (r->owner != ino || (r->flags & (XA_OWN_ATTR | XA_OWN_BMBT)) || !r->len)
 				continue;
+			/* a mapping is built only from a record inside its AG */
+			if (r->agbno >= xfmt_geom_ag_length(g, a) ||
+			    r->len > xfmt_geom_ag_length(g, a) - r->agbno)
+				continue;
 			if (cnt == cap) {
 				size_t ncap = cap ? cap * 2 : 16;
 				struct fext *nv = realloc(v, ncap * sizeof(*nv));

@@ -43,7 +43,8 @@ void rp_space_hold(struct xr_rp *rp, uint32_t agno, uint32_t agbno, uint32_t len
 {
 	if (agno >= rp->ctx->nags || rp_ag_blocked(rp, agno) || space_ready(rp, agno))
 		return;
-	for (uint64_t b = agbno; b < (uint64_t)agbno + len; b++)
+	/* the bitmap is the AG's length: nothing past it is set or walked */
+	for (uint64_t b = agbno; b < (uint64_t)agbno + len && b < rp->ags[agno].used.nbits; b++)
 		xa_bitmap_set(&rp->ags[agno].used, b);
 }
 

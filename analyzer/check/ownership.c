@@ -580,6 +580,8 @@ static void check_refcounts(struct xa_ctx *ctx, struct xa_ag *ag, struct own_ag 
 		const struct xa_ownrec *r = &oa->refc.recs[k];
 		int32_t c = r->owner > INT32_MAX / 65536 ? INT32_MAX / 65536 : (int32_t)r->owner;
 
+		if (r->len > UINT32_MAX - r->agbno)
+			continue;  /* past the end of any AG: the walk reported the record */
 		st[n++] = (struct step){ r->agbno, c * 65536 };
 		st[n++] = (struct step){ r->agbno + r->len, -c * 65536 };
 	}
