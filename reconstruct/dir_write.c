@@ -23,23 +23,6 @@
 #include "reconstruct/plan.h"
 #include "reconstruct/repair_int.h"
 
-/* Blocks owned by ino's attr fork (kept unless the attr fork is emptied). */
-static uint64_t attr_blocks(struct xr_rp *rp, uint64_t ino)
-{
-	uint64_t n = 0;
-
-	if (xa_u64set_has(&rp->attr_dropped, ino))
-		return 0;
-	for (uint32_t a = 0; a < rp->ctx->nags; a++) {
-		const struct xa_ownlist *l = xa_own_forward(rp->ctx, a, NULL);
-
-		for (size_t i = 0; l && i < l->n; i++)
-			if (l->recs[i].owner == ino && (l->recs[i].flags & XA_OWN_ATTR))
-				n += l->recs[i].len;
-	}
-	return n;
-}
-
 /* Release ino's old data-fork blocks: the AGs holding them are rebuilt. */
 static int release_data(struct xr_rp *rp, uint64_t ino)
 {
@@ -147,17 +130,6 @@ static int write_map(struct xr_rp *rp, int action, uint64_t ino, uint8_t *buf,
 	return rc == XERR_USAGE ? XERR_UNSUPPORTED : rc;
 }
 
-static int write_inode(struct xr_rp *rp, int action, uint64_t ino, const uint8_t *buf)
-{
-	const struct xfmt_geom *g = &rp->ctx->geom;
-	uint32_t agno = xfmt_geom_ino_agno(g, ino);
-	uint64_t byte = xfmt_geom_ino_byte(g, ino);
-
-	return xr_plan_write(rp->plan, action, "inode", agno,
-			     (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >> g->blocklog), ino, byte,
-			     buf, g->inodesize);
-}
-
 int rp_dir_write(struct xr_rp *rp, int action, uint64_t ino, uint64_t parent,
 		 const struct xfmt_dirent_in *e, size_t n, uint32_t nlink)
 {
@@ -191,7 +163,7 @@ int rp_dir_write(struct xr_rp *rp, int action, uint64_t ino, uint64_t parent,
 		xfmt_dinode_put_format(buf, XFS_DINODE_FMT_LOCAL);
 		xfmt_dinode_put_size(buf, sfsize);
 		xfmt_dinode_put_nextents(buf, &d, 0);
-		xfmt_dinode_put_nblocks(buf, attr_blocks(rp, ino));
+		xfmt_dinode_put_nblocks(buf, rp_attr_blocks(rp, ino));
 	} else if (rc != XFMT_DIRB_NOFIT) {
 		rc = map_err(rc);
 		goto out;
@@ -220,14 +192,14 @@ int rp_dir_write(struct xr_rp *rp, int action, uint64_t ino, uint64_t parent,
 				goto out;
 		}
 		xfmt_dinode_put_size(buf, b.di_size);
-		xfmt_dinode_put_nblocks(buf, attr_blocks(rp, ino) + total + bmbt);
+		xfmt_dinode_put_nblocks(buf, rp_attr_blocks(rp, ino) + total + bmbt);
 	}
 	rc = release_data(rp, ino);
 	if (rc)
 		goto out;
 	xfmt_dinode_put_nlink(buf, nlink);
 	xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
-	rc = write_inode(rp, action, ino, buf);
+	rc = rp_write_inode(rp, action, ino, buf);
 out:
 	xfmt_dir2_build_release(&b);
 	free(ex);

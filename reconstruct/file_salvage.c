@@ -269,9 +269,7 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 	if (!rc)
 		rc = xr_fork_plan(rp, action, ino, &f);
 	if (!rc)
-		rc = xr_plan_write(rp->plan, action, "inode", agno,
-				   (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >> g->blocklog), ino,
-				   byte, buf, g->inodesize);
+		rc = rp_write_inode(rp, action, ino, buf);
 	if (!rc && xa_u64set_add(&rp->new_inodes, ino) < 0)
 		rc = XERR_NOMEM;
 	if (!rc && !r)

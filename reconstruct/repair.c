@@ -85,6 +85,33 @@ int rp_irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode)
 	return 0;
 }
 
+int rp_write_inode(struct xr_rp *rp, int action, uint64_t ino, const uint8_t *buf)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	uint32_t agno = xfmt_geom_ino_agno(g, ino);
+	uint64_t byte = xfmt_geom_ino_byte(g, ino);
+
+	return xr_plan_write(rp->plan, action, "inode", agno,
+			     (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >> g->blocklog), ino, byte,
+			     buf, g->inodesize);
+}
+
+uint64_t rp_attr_blocks(const struct xr_rp *rp, uint64_t ino)
+{
+	uint64_t n = 0;
+
+	if (xa_u64set_has(&rp->attr_dropped, ino))
+		return 0;
+	for (uint32_t a = 0; a < rp->ctx->nags; a++) {
+		const struct xa_ownlist *l = xa_own_forward(rp->ctx, a, NULL);
+
+		for (size_t i = 0; l && i < l->n; i++)
+			if (l->recs[i].owner == ino && (l->recs[i].flags & XA_OWN_ATTR))
+				n += l->recs[i].len;
+	}
+	return n;
+}
+
 bool rp_is_bmbt_finding(const struct xa_finding *f)
 {
 	return rp_family(f->p.code) == FAM_BTREE && (f->p.has & XPROB_HAS_INO) && f->what &&

@@ -178,32 +178,6 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	v->clear = true;
 }
 
-/* Blocks ino owns in its attr fork (extents and attr bmbt blocks). */
-static uint64_t attr_blocks(struct xa_ctx *ctx, uint64_t ino)
-{
-	uint64_t n = 0;
-
-	for (uint32_t a = 0; a < ctx->nags; a++) {
-		const struct xa_ownlist *l = xa_own_forward(ctx, a, NULL);
-
-		for (size_t i = 0; l && i < l->n; i++)
-			if (l->recs[i].owner == ino && (l->recs[i].flags & XA_OWN_ATTR))
-				n += l->recs[i].len;
-	}
-	return n;
-}
-
-static int write_inode(struct xr_rp *rp, int action, uint64_t ino, const uint8_t *buf)
-{
-	const struct xfmt_geom *g = &rp->ctx->geom;
-	uint32_t agno = xfmt_geom_ino_agno(g, ino);
-	uint64_t byte = xfmt_geom_ino_byte(g, ino);
-
-	return xr_plan_write(rp->plan, action, "inode", agno,
-			     (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >> g->blocklog), ino, byte,
-			     buf, g->inodesize);
-}
-
 static int clear_inode(struct xr_rp *rp, uint64_t ino, const struct ino_fi *grp, size_t n)
 {
 	const struct xfmt_geom *g = &rp->ctx->geom;
@@ -222,7 +196,7 @@ static int clear_inode(struct xr_rp *rp, uint64_t ino, const struct ino_fi *grp,
 	rc = action < 0 ? action : 0;
 	if (!rc) {
 		xfmt_dinode_free_encode(buf, g, ino, gen + 1, rp->env.lsn);
-		rc = write_inode(rp, action, ino, buf);
+		rc = rp_write_inode(rp, action, ino, buf);
 	}
 	if (!rc && xa_u64set_add(&rp->cleared, ino) < 0)
 		rc = XERR_NOMEM;
@@ -338,7 +312,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	}
 	if (v->drop_attr) {
 		uint64_t nb = v->set_nblocks ? v->nblocks : d.nblocks;
-		uint64_t ab = attr_blocks(ctx, ino);
+		uint64_t ab = rp_attr_blocks(rp, ino);
 
 		xfmt_dinode_drop_attr_fork(buf, g, &d);
 		xfmt_dinode_put_nblocks(buf, nb > ab ? nb - ab : 0);
@@ -357,7 +331,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
 	    v->fix_magic) {
 		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
-		rc = write_inode(rp, action, ino, buf);
+		rc = rp_write_inode(rp, action, ino, buf);
 	}
 	for (size_t i = 0; !rc && v->fix_crcs && i < n; i++) {
 		const struct xa_finding *f = &ctx->findings.items[grp[i].fi];

@@ -73,6 +73,13 @@ static inline unsigned rp_family(unsigned code)
 struct xa_finding;
 bool rp_is_bmbt_finding(const struct xa_finding *f);
 
+/* Plan inode ino's whole core (g->inodesize bytes of buf) under action. */
+int rp_write_inode(struct xr_rp *rp, int action, uint64_t ino, const uint8_t *buf);
+
+/* Blocks ino owns in its attr fork (extents and attr bmbt blocks), 0 when
+ * the plan empties that fork. */
+uint64_t rp_attr_blocks(const struct xr_rp *rp, uint64_t ino);
+
 /* Mark finding fi answered by action; 0 or XERR_NOMEM. */
 int rp_answer(struct xr_rp *rp, int action, size_t fi);
 

@@ -546,7 +546,6 @@ static int plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int acti
 	struct xa_inode rootip;
 	uint8_t *buf;
 	uint32_t agno = xfmt_geom_ino_agno(g, ino);
-	uint64_t byte = xfmt_geom_ino_byte(g, ino);
 	int rc;
 
 	rc = xa_inode_read(ctx, ctx->sb.rootino, &rootip);
@@ -566,9 +565,7 @@ static int plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int acti
 	xfmt_dinode_put_nextents(buf, &rootip.d, 0);
 	xfmt_dinode_put_nlink(buf, 2);
 	xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
-	rc = xr_plan_write(rp->plan, action, "inode", agno,
-			   (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >> g->blocklog), ino, byte,
-			   buf, g->inodesize);
+	rc = rp_write_inode(rp, action, ino, buf);
 	xa_inode_release(&rootip);
 	if (!rc && xa_u64set_add(&rp->new_inodes, ino) < 0)
 		rc = XERR_NOMEM;
@@ -933,7 +930,6 @@ static int plan_writes(struct ns *ns)
 			const struct xfmt_geom *g = &ctx->geom;
 			uint8_t *buf = malloc(g->inodesize);
 			uint64_t byte = xfmt_geom_ino_byte(g, r->ino);
-			uint32_t agno = xfmt_geom_ino_agno(g, r->ino);
 
 			if (!buf)
 				return XERR_NOMEM;
@@ -950,10 +946,7 @@ static int plan_writes(struct ns *ns)
 			if (!rc) {
 				xfmt_dinode_put_nlink(buf, want);
 				xfmt_dinode_seal(buf, g, r->ino, rp->env.lsn);
-				rc = xr_plan_write(rp->plan, nlink_action, "inode", agno,
-						   (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >>
-							      g->blocklog), r->ino, byte, buf,
-						   g->inodesize);
+				rc = rp_write_inode(rp, nlink_action, r->ino, buf);
 			}
 			free(buf);
 			if (rc)

@@ -70,6 +70,22 @@ static int cnt_rec(struct xa_walk *w, const uint8_t *rec, unsigned idx, uint32_t
 	return 0;
 }
 
+/* Room for one more chunk record at the end of ag->chunks; NULL when out
+ * of memory. */
+static struct xa_ichunk *chunk_append(struct xa_ag *ag)
+{
+	if (ag->nchunks == ag->chunks_cap) {
+		size_t ncap = ag->chunks_cap ? ag->chunks_cap * 2 : 64;
+		struct xa_ichunk *n = realloc(ag->chunks, ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		ag->chunks = n;
+		ag->chunks_cap = ncap;
+	}
+	return &ag->chunks[ag->nchunks++];
+}
+
 static int ino_rec(struct xa_walk *w, const uint8_t *rec, unsigned idx, uint32_t agbno)
 {
 	struct xa_ag *ag = w->ag;
@@ -77,16 +93,9 @@ static int ino_rec(struct xa_walk *w, const uint8_t *rec, unsigned idx, uint32_t
 	struct xa_ichunk *c;
 
 	xfmt_inobt_rec_decode(rec, xfmt_geom_has_sparse_inodes(&w->ctx->geom), &r);
-	if (ag->nchunks == ag->chunks_cap) {
-		size_t ncap = ag->chunks_cap ? ag->chunks_cap * 2 : 64;
-		struct xa_ichunk *n = realloc(ag->chunks, ncap * sizeof(*n));
-
-		if (!n)
-			return XERR_NOMEM;
-		ag->chunks = n;
-		ag->chunks_cap = ncap;
-	}
-	c = &ag->chunks[ag->nchunks++];
+	c = chunk_append(ag);
+	if (!c)
+		return XERR_NOMEM;
 	c->startino = r.startino;
 	c->holemask = r.holemask;
 	c->count = r.count;
@@ -190,16 +199,9 @@ static int chunks_from_rmap(struct xa_ctx *ctx, struct xa_ag *ag)
 				c = &ag->chunks[ag->nchunks - 1];
 				present |= ~c->free;
 			} else {
-				if (ag->nchunks == ag->chunks_cap) {
-					size_t ncap = ag->chunks_cap ? ag->chunks_cap * 2 : 64;
-					struct xa_ichunk *n = realloc(ag->chunks, ncap * sizeof(*n));
-
-					if (!n)
-						return XERR_NOMEM;
-					ag->chunks = n;
-					ag->chunks_cap = ncap;
-				}
-				c = &ag->chunks[ag->nchunks++];
+				c = chunk_append(ag);
+				if (!c)
+					return XERR_NOMEM;
 			}
 			c->startino = (uint32_t)start;
 			c->free = ~present;       /* holes; free slots are learnt later */
@@ -280,16 +282,9 @@ static int chunks_from_scan(struct xa_ctx *ctx, struct xa_ag *ag)
 			if (start > UINT32_MAX)
 				break;
 			if (!ag->nchunks || ag->chunks[ag->nchunks - 1].startino != start) {
-				if (ag->nchunks == ag->chunks_cap) {
-					size_t ncap = ag->chunks_cap ? ag->chunks_cap * 2 : 64;
-					struct xa_ichunk *n = realloc(ag->chunks, ncap * sizeof(*n));
-
-					if (!n)
-						return XERR_NOMEM;
-					ag->chunks = n;
-					ag->chunks_cap = ncap;
-				}
-				c = &ag->chunks[ag->nchunks++];
+				c = chunk_append(ag);
+				if (!c)
+					return XERR_NOMEM;
 				c->startino = (uint32_t)start;
 				c->holemask = 0xFFFF;
 				c->count = 0;
