@@ -27,6 +27,7 @@
 #include "analyzer/views/files.h"
 #include "analyzer/views/fsmap.h"
 #include "analyzer/views/ls.h"
+#include "analyzer/views/map.h"
 #include "analyzer/views/show.h"
 #include "reconstruct/cmd_repair.h"
 
@@ -57,6 +58,9 @@ struct cli {
 	bool        force;
 	bool        dry_run;
 	bool        zero_log;
+	bool        html;
+	bool        have_ag;
+	uint32_t    ag;
 	struct ximg_open_opts io;
 	int         nargs;
 	char      **args;
@@ -79,6 +83,7 @@ static void usage(FILE *f)
 		"  bodyfile IMAGE          every path as a Sleuth Kit body line (mactime input)\n"
 		"  fsmap IMAGE             who owns which blocks: the rmapbt, or the forward map\n"
 		"  repair IMAGE -o OUT     write a repaired copy of the filesystem to OUT\n"
+		"  map IMAGE -o FILE       SVG picture of who owns every block (--ag N, --html)\n"
 		"\n"
 		"options:\n"
 		"  --xml FILE              (check) also write the XML report to FILE\n"
@@ -96,9 +101,12 @@ static void usage(FILE *f)
 		"  --xfs-db                (fsmap) lines exactly as xfs_db's fsmap prints them\n"
 		"  --forward               (fsmap) the map built from primary metadata, not the rmapbt\n"
 		"                          (always so on a filesystem without an rmapbt)\n"
-		"  -o, --output OUT        (repair) the repaired image to write (never the input)\n"
+		"  -o, --output OUT        (repair) the repaired image to write (never the input);\n"
+		"                          (map) the picture to write\n"
+		"  --ag N                  (map) draw AG N alone, at a finer resolution\n"
+		"  --html                  (map) an HTML page with the picture and per-AG tables\n"
 		"  --report FILE           (repair) the XML report: changes, orphans, hashes\n"
-		"  --force                 (repair) overwrite an existing OUT\n"
+		"  --force                 (repair, map) overwrite an existing OUT\n"
 		"  --dry-run               (repair) print the plan, write nothing\n"
 		"  --zero-log              (repair) discard a dirty log, as xfs_repair -L does\n"
 		"  -h, --help              this text;  --version  the version\n"
@@ -130,6 +138,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "null", no_argument, NULL, '0' },
 		{ "xfs-db", no_argument, NULL, 'X' },
 		{ "forward", no_argument, NULL, 'F' },
+		{ "ag", required_argument, NULL, 'G' },
+		{ "html", no_argument, NULL, 'T' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -208,6 +218,17 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		case 'F':
 			c->forward = true;
 			break;
+		case 'G':
+			if (xa_parse_u64(optarg, &v) || v > UINT32_MAX) {
+				fprintf(stderr, "xfsrecon: --ag needs an AG number, not '%s'\n", optarg);
+				return -1;
+			}
+			c->have_ag = true;
+			c->ag = (uint32_t)v;
+			break;
+		case 'T':
+			c->html = true;
+			break;
 		case 'h':
 			usage(stdout);
 			exit(EXIT_CLEAN);
@@ -279,6 +300,43 @@ static int run_repair(const struct cli *c)
 	return xr_cmd_repair(&ro, stdout, stderr);
 }
 
+static int run_map(const struct cli *c)
+{
+	struct xa_map_opts mo = { c->out, c->html, c->force, c->forward, c->have_ag, c->ag };
+	struct xa_options opts = { .keep_ownership = true };
+	struct xa_ctx ctx;
+	char err[512];
+	int rc;
+
+	if (c->nargs || !c->out || c->report || c->dry_run || c->zero_log) {
+		fprintf(stderr, "xfsrecon: usage: xfsrecon map IMAGE -o FILE [--ag N] [--html] "
+			"[--force] [--forward]\n");
+		return EXIT_USAGE;
+	}
+	if (c->progress)
+		opts.progress = progress_cb;
+	rc = xa_ctx_open(&ctx, c->image, &c->io, &opts, err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "xfsrecon: %s\n", err);
+		return exit_for_error(rc);
+	}
+	/* Owners and damage come from the check (the forward map, the rmapbt
+	 * as read, the findings). */
+	rc = xa_run(&ctx, XA_RUN_CHECK);
+	if (rc == 0 && ctx.geom_source == XA_GEOM_NONE)
+		rc = XERR_NOTXFS;
+	if (rc) {
+		fprintf(stderr, "xfsrecon: %s: %s\n", c->image, xerr_str(rc));
+		xa_ctx_release(&ctx);
+		return EXIT_OPERATIONAL;
+	}
+	rc = xa_cmd_map(&ctx, &mo, stderr);
+	xa_ctx_release(&ctx);
+	if (rc == XERR_EXISTS)
+		return EXIT_USAGE;
+	return rc ? exit_for_error(rc) : EXIT_CLEAN;
+}
+
 static int run(const struct cli *c)
 {
 	struct xa_options opts = { 0 };
@@ -289,8 +347,14 @@ static int run(const struct cli *c)
 
 	if (!strcmp(c->command, "repair"))
 		return run_repair(c);
+	if (!strcmp(c->command, "map"))
+		return run_map(c);
 	if (c->forward && strcmp(c->command, "fsmap")) {
-		fprintf(stderr, "xfsrecon: --forward belongs to fsmap\n");
+		fprintf(stderr, "xfsrecon: --forward belongs to fsmap and map\n");
+		return EXIT_USAGE;
+	}
+	if (c->have_ag || c->html) {
+		fprintf(stderr, "xfsrecon: --ag and --html belong to map\n");
 		return EXIT_USAGE;
 	}
 	if (c->out || c->report || c->force || c->dry_run || c->zero_log) {

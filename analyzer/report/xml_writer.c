@@ -179,16 +179,18 @@ static int write_all(int fd, const uint8_t *p, size_t len)
 	return 0;
 }
 
-int xa_xml_save(const char *image_path, const char *path, const uint8_t *data,
-		     size_t len, char *err, size_t errlen)
+/* Write data to path, never over the image; with excl an existing path is
+ * refused unless force.  what names the document in messages. */
+static int save_file(const char *image_path, const char *path, const uint8_t *data, size_t len,
+		     bool excl, bool force, const char *what, char *err, size_t errlen)
 {
 	struct stat img_st, out_st;
 	bool have_img = image_path && stat(image_path, &img_st) == 0;
-	int fd, rc = 0;
+	int fd, flags = O_WRONLY | O_CREAT | O_CLOEXEC, rc = 0;
 
 	if (!strcmp(path, "-")) {
 		if (write_all(STDOUT_FILENO, data, len)) {
-			snprintf(err, errlen, "writing the report to standard output: %s",
+			snprintf(err, errlen, "writing %s to standard output: %s", what,
 				 strerror(errno));
 			return XERR_IO;
 		}
@@ -196,13 +198,19 @@ int xa_xml_save(const char *image_path, const char *path, const uint8_t *data,
 	}
 	/* Refuse before opening: not even an open for writing touches the evidence. */
 	if (have_img && stat(path, &out_st) == 0 && same_file(&img_st, &out_st)) {
-		snprintf(err, errlen, "%s: refusing to write the report over the image", path);
+		snprintf(err, errlen, "%s: refusing to write %s over the image", path, what);
 		return XERR_USAGE;
 	}
+	if (excl && !force)
+		flags |= O_EXCL;
 	/* No O_TRUNC: truncate only once fstat proves it is not the image. */
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	fd = open(path, flags, 0644);
+	if (fd < 0 && errno == EEXIST && excl && !force) {
+		snprintf(err, errlen, "%s exists (force to overwrite it)", path);
+		return XERR_EXISTS;
+	}
 	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create the report: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: cannot create %s: %s", path, what, strerror(errno));
 		return XERR_IO;
 	}
 	if (fstat(fd, &out_st) != 0) {
@@ -211,18 +219,29 @@ int xa_xml_save(const char *image_path, const char *path, const uint8_t *data,
 		return XERR_IO;
 	}
 	if (have_img && same_file(&img_st, &out_st)) {
-		snprintf(err, errlen, "%s: refusing to write the report over the image", path);
+		snprintf(err, errlen, "%s: refusing to write %s over the image", path, what);
 		close(fd);
 		return XERR_USAGE;
 	}
 	if ((S_ISREG(out_st.st_mode) && ftruncate(fd, 0) != 0) || write_all(fd, data, len)) {
-		snprintf(err, errlen, "%s: writing the report: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: writing %s: %s", path, what, strerror(errno));
 		rc = XERR_IO;
 	}
 	if (close(fd) != 0 && !rc) {
-		snprintf(err, errlen, "%s: writing the report: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: writing %s: %s", path, what, strerror(errno));
 		rc = XERR_IO;
 	}
 	return rc;
 }
 
+int xa_xml_save(const char *image_path, const char *path, const uint8_t *data,
+		     size_t len, char *err, size_t errlen)
+{
+	return save_file(image_path, path, data, len, false, false, "the report", err, errlen);
+}
+
+int xa_xml_save_new(const char *image_path, const char *path, const uint8_t *data, size_t len,
+		    bool force, const char *what, char *err, size_t errlen)
+{
+	return save_file(image_path, path, data, len, true, force, what, err, errlen);
+}

@@ -57,4 +57,13 @@ void xa_xw_finding(struct xa_xw *x, const struct xa_finding *fd, const char *id_
 int xa_xml_save(const char *image_path, const char *path, const uint8_t *data, size_t len,
 		char *err, size_t errlen);
 
+/*
+ * The same for a document that must not replace an existing file: path is
+ * created, and an existing path is refused (XERR_EXISTS) unless force.
+ * what names the document in err ("the map").  Returns 0, XERR_EXISTS,
+ * XERR_USAGE (the image) or XERR_IO.
+ */
+int xa_xml_save_new(const char *image_path, const char *path, const uint8_t *data, size_t len,
+		    bool force, const char *what, char *err, size_t errlen);
+
 #endif /* XA_XML_WRITER_H */

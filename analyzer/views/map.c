@@ -1,0 +1,428 @@
+/*
+ * map.c - `xfsrecon map`: gathers what the picture needs from the finished
+ * check (owner records per AG, findings located on blocks, paths of the
+ * inodes the picture names), builds each AG's grid and saves the document
+ * map_svg.c draws.
+ *
+ * The grids are built twice: a first pass learns each AG's totals and rows
+ * (the document's size and legend come before any cell) and which inodes
+ * the cells name; the namespace is then walked once for those inodes' paths
+ * alone, so memory follows the size of the picture, not of the filesystem;
+ * the second pass draws.  Building a grid costs only CPU over lists already
+ * in memory.
+ */
+#include "analyzer/views/map.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libxml/xmlwriter.h>
+
+#include "analyzer/check/ownership.h"
+#include "analyzer/check/ownrec.h"
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "analyzer/model/tree.h"
+#include "analyzer/model/u64set.h"
+#include "analyzer/report/report_xml.h"
+#include "analyzer/report/xml_writer.h"
+#include "analyzer/views/map_int.h"
+#include "formats/btrec.h"
+
+/* Rows per AG: the whole filesystem at most, and per AG alone (--ag). */
+#define OVERVIEW_ROWS_MAX 8u
+#define OVERVIEW_CELLS_MAX (1u << 17)
+#define ZOOM_ROWS 96u
+/* Raw bytes of a path kept for a title (longer paths are cut). */
+#define PATH_BYTES_MAX 200u
+
+/* ------------------------------------------------------------ owners */
+
+static enum xa_map_class inode_class(void *arg, uint64_t ino)
+{
+	const struct xa_irec *ir = xa_irec_find(arg, ino);
+
+	if (!ir)
+		return XA_MC_INODE_OTHER;
+	switch (ir->mode & 0170000u) {
+	case 0100000: return XA_MC_DATA;
+	case 0040000: return XA_MC_DIR;
+	case 0120000: return XA_MC_SYMLINK;
+	default:      return XA_MC_INODE_OTHER;
+	}
+}
+
+/* The rmapbt is believed where it was read completely, as fsmap does;
+ * elsewhere (or with --forward) the map the check built from primary
+ * metadata stands in. */
+static bool ag_from_rmap(const struct xa_map_run *r, uint32_t agno)
+{
+	const struct xa_ag *ag = &r->ctx->ags[agno];
+
+	return !r->o->forward && xfmt_geom_has_rmapbt(&r->ctx->geom) && ag->agf_ok &&
+	       ag->bt[XA_BT_RMAP].walked && xa_own_rmap(r->ctx, agno);
+}
+
+int xa_map_build_ag(struct xa_map_run *r, uint32_t agno, struct xa_map_ag *m)
+{
+	struct xa_map_src src = { 0 };
+	struct xa_ctx *ctx = r->ctx;
+
+	src.owners = ag_from_rmap(r, agno) ? xa_own_rmap(ctx, agno) : xa_own_forward(ctx, agno, NULL);
+	src.free = xa_own_free_list(ctx, agno);
+	src.reflink = xfmt_geom_has_reflink(&ctx->geom);
+	src.inode_class = inode_class;
+	src.arg = ctx;
+	src.marks = r->marks + r->mark_start[agno];
+	src.nmarks = r->mark_start[agno + 1] - r->mark_start[agno];
+	return xa_map_ag_build(m, agno, ctx->ags[agno].length, XA_MAP_COLS, r->max_rows, &src);
+}
+
+/* ------------------------------------------------------------ findings */
+
+struct located {
+	uint32_t agno;
+	struct xa_map_mark m;
+	size_t finding;
+};
+
+static uint32_t clamp32(uint64_t v)
+{
+	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+}
+
+/* Where a finding lies: its AG block (with the length the ownership
+ * findings give), its inode's block, or its image byte. */
+static bool locate(const struct xa_ctx *ctx, const struct xa_finding *fd, struct located *out)
+{
+	const struct xprob *p = &fd->p;
+	const struct xfmt_geom *g = &ctx->geom;
+	uint64_t len = 1;
+
+	if ((p->has & XPROB_HAS_AG) && (p->has & XPROB_HAS_AGBNO)) {
+		out->agno = p->agno;
+		out->m.agbno = p->agbno;
+		switch (p->code) {
+		case XP_rmapMissing:
+			len = p->expected;
+			break;
+		case XP_rmapUnowned:
+		case XP_spaceFreeAndOwned:
+		case XP_spaceUnaccounted:
+			len = p->observed;
+			break;
+		case XP_rmapWrongLength:
+			len = p->expected > p->observed ? p->expected : p->observed;
+			break;
+		default:
+			break;
+		}
+	} else if ((p->has & XPROB_HAS_INO) && xfmt_geom_ino_valid(g, p->ino)) {
+		out->agno = xfmt_geom_ino_agno(g, p->ino);
+		out->m.agbno = xfmt_geom_agino_agbno(g, xfmt_geom_ino_agino(g, p->ino));
+	} else if ((p->has & XPROB_HAS_BYTE) && g->agblocks) {
+		uint64_t d = p->byte >> g->blocklog;
+
+		if (d / g->agblocks > UINT32_MAX)
+			return false;
+		out->agno = (uint32_t)(d / g->agblocks);
+		out->m.agbno = (uint32_t)(d % g->agblocks);
+	} else {
+		return false;
+	}
+	if (out->agno >= ctx->nags)
+		return false;
+	out->m.len = clamp32(len ? len : 1);
+	out->m.code = (uint16_t)p->code;
+	return true;
+}
+
+static int cmp_located(const void *x, const void *y)
+{
+	const struct located *a = x, *b = y;
+
+	if (a->agno != b->agno)
+		return a->agno < b->agno ? -1 : 1;
+	if (a->m.agbno != b->m.agbno)
+		return a->m.agbno < b->m.agbno ? -1 : 1;
+	return (a->finding > b->finding) - (a->finding < b->finding);
+}
+
+/* Marks of every finding worth showing (warnings and errors), by AG. */
+static int gather_marks(struct xa_map_run *r)
+{
+	struct xa_ctx *ctx = r->ctx;
+	struct located *loc;
+	size_t n = 0;
+
+	loc = calloc(ctx->findings.count ? ctx->findings.count : 1, sizeof(*loc));
+	r->marks = calloc(ctx->findings.count ? ctx->findings.count : 1, sizeof(*r->marks));
+	r->mark_finding = calloc(ctx->findings.count ? ctx->findings.count : 1,
+				 sizeof(*r->mark_finding));
+	r->mark_start = calloc((size_t)ctx->nags + 1, sizeof(*r->mark_start));
+	if (!loc || !r->marks || !r->mark_finding || !r->mark_start) {
+		free(loc);
+		return XERR_NOMEM;
+	}
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xa_finding *fd = &ctx->findings.items[i];
+
+		if (xprob_severity_of(fd->p.code) < XSEV_WARNING)
+			continue;
+		if (locate(ctx, fd, &loc[n])) {
+			loc[n].finding = i;
+			n++;
+		}
+	}
+	qsort(loc, n, sizeof(*loc), cmp_located);
+	for (size_t i = 0; i < n; i++) {
+		r->marks[i] = loc[i].m;
+		r->mark_finding[i] = loc[i].finding;
+		r->mark_start[loc[i].agno + 1]++;
+	}
+	for (uint32_t a = 0; a < ctx->nags; a++)
+		r->mark_start[a + 1] += r->mark_start[a];
+	r->nmarks = n;
+	free(loc);
+	return 0;
+}
+
+/* ------------------------------------------------------------ paths */
+
+struct path_walk {
+	struct xa_map_run   *r;
+	struct xa_u64set    *want;
+	struct xa_u64set     done;
+	size_t               cap;
+	int                  err;
+};
+
+static int add_path(struct path_walk *pw, uint64_t ino, const char *raw)
+{
+	struct xa_map_run *r = pw->r;
+	size_t len = strlen(raw);
+	char *s;
+
+	if (r->npaths == pw->cap) {
+		size_t ncap = pw->cap ? pw->cap * 2 : 256;
+		struct xa_map_path *np = realloc(r->paths, ncap * sizeof(*np));
+
+		if (!np)
+			return XERR_NOMEM;
+		r->paths = np;
+		pw->cap = ncap;
+	}
+	/* A cut path says so; the escaper turns a cut character into \xNN. */
+	s = xa_report_xml_escape(raw, len > PATH_BYTES_MAX ? PATH_BYTES_MAX : len);
+	if (!s)
+		return XERR_NOMEM;
+	if (len > PATH_BYTES_MAX) {
+		size_t sl = strlen(s);
+		char *t = realloc(s, sl + 4);
+
+		if (!t) {
+			free(s);
+			return XERR_NOMEM;
+		}
+		s = t;
+		memcpy(s + sl, "...", 4);
+	}
+	r->paths[r->npaths].ino = ino;
+	r->paths[r->npaths].path = s;
+	r->npaths++;
+	return 0;
+}
+
+static int path_entry(void *arg, const struct xa_tree_entry *e)
+{
+	struct path_walk *pw = arg;
+	int rc;
+
+	/* The first name met in the walk's order (name order, depth first) wins. */
+	if (!xa_u64set_has(pw->want, e->ino))
+		return 0;
+	rc = xa_u64set_add(&pw->done, e->ino);
+	if (rc < 0)
+		return pw->err = XERR_NOMEM;
+	if (rc == 0)
+		return 0;
+	rc = add_path(pw, e->ino, e->raw_path);
+	if (rc)
+		pw->err = rc;
+	return rc;
+}
+
+static int cmp_path(const void *x, const void *y)
+{
+	const struct xa_map_path *a = x, *b = y;
+
+	return (a->ino > b->ino) - (a->ino < b->ino);
+}
+
+/* Paths of the inodes in want (the namespace walked once; what cannot be
+ * read simply has no path). */
+static int find_paths(struct xa_map_run *r, struct xa_u64set *want, FILE *err)
+{
+	struct path_walk pw = { r, want, { 0 }, 0, 0 };
+	bool incomplete = false;
+	uint64_t root = r->ctx->sb.rootino;
+	int rc = 0;
+
+	if (!want->used)
+		return 0;
+	if (xa_u64set_has(want, root)) {
+		if (xa_u64set_add(&pw.done, root) < 0 || add_path(&pw, root, "/")) {
+			rc = XERR_NOMEM;
+			goto out;
+		}
+	}
+	rc = xa_tree_walk(r->ctx, root, "", true, path_entry, &pw, err, &incomplete);
+	if (pw.err)
+		rc = pw.err;
+	/* A namespace that cannot be walked leaves inodes without paths, no more. */
+	if (rc && rc != XERR_NOMEM)
+		rc = 0;
+	qsort(r->paths, r->npaths, sizeof(*r->paths), cmp_path);
+out:
+	xa_u64set_release(&pw.done);
+	return rc;
+}
+
+const char *xa_map_path_of(const struct xa_map_run *r, uint64_t ino)
+{
+	size_t lo = 0, hi = r->npaths;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->paths[mid].ino == ino)
+			return r->paths[mid].path;
+		if (r->paths[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------ command */
+
+/* First pass: totals, rows and the inodes the cells name. */
+static int first_pass(struct xa_map_run *r, struct xa_u64set *want)
+{
+	for (uint32_t agno = r->ag_first; agno < r->ag_end; agno++) {
+		struct xa_map_agsum *s = &r->sums[agno - r->ag_first];
+		const struct xa_ag *ag = &r->ctx->ags[agno];
+		struct xa_map_ag m;
+		bool fwd_complete = false;
+
+		if (xa_map_build_ag(r, agno, &m))
+			return XERR_NOMEM;
+		s->agno = agno;
+		s->length = m.length;
+		s->cell_blocks = m.cell_blocks;
+		s->rows = m.rows;
+		memcpy(s->total, m.total, sizeof(s->total));
+		s->disputed_blocks = m.disputed_blocks;
+		s->outside_blocks = m.outside_blocks;
+		s->lists_capped = m.lists_capped;
+		s->findings = r->mark_start[agno + 1] - r->mark_start[agno];
+		s->from_rmap = ag_from_rmap(r, agno);
+		xa_own_forward(r->ctx, agno, &fwd_complete);
+		/* The forward map is "complete" only when the AG was cross-checked. */
+		s->complete = s->from_rmap ? ag->bt[XA_BT_RMAP].walked : fwd_complete;
+		s->free_complete = ag->agf_ok && ag->bt[XA_BT_BNO].walked;
+		for (uint32_t c = 0; c < m.ncells; c++) {
+			const struct xa_map_cell *cell = &m.cells[c];
+
+			for (unsigned k = 0; k < cell->nowners; k++) {
+				if (xa_owner_is_special(cell->owner[k]))
+					continue;
+				if (xa_u64set_add(want, cell->owner[k]) < 0) {
+					xa_map_ag_release(&m);
+					return XERR_NOMEM;
+				}
+			}
+		}
+		xa_map_ag_release(&m);
+	}
+	return 0;
+}
+
+static void run_release(struct xa_map_run *r)
+{
+	for (size_t i = 0; i < r->npaths; i++)
+		free(r->paths[i].path);
+	free(r->paths);
+	free(r->sums);
+	free(r->marks);
+	free(r->mark_start);
+	free(r->mark_finding);
+	memset(r, 0, sizeof(*r));
+}
+
+int xa_cmd_map(struct xa_ctx *ctx, const struct xa_map_opts *o, FILE *err)
+{
+	struct xa_map_run r = { 0 };
+	struct xa_u64set want = { 0 };
+	xmlBufferPtr buf = NULL;
+	xmlTextWriterPtr w = NULL;
+	char msg[512];
+	int rc;
+
+	if (o->one_ag && o->ag >= ctx->nags) {
+		fprintf(err, "xfsrecon: --ag %" PRIu32 ": the filesystem has %" PRIu32 " AGs\n",
+			o->ag, ctx->nags);
+		return XERR_USAGE;
+	}
+	r.ctx = ctx;
+	r.o = o;
+	r.ag_first = o->one_ag ? o->ag : 0;
+	r.ag_end = o->one_ag ? o->ag + 1 : ctx->nags;
+	if (o->one_ag) {
+		r.max_rows = ZOOM_ROWS;
+		r.cell_w = 2;
+		r.cell_h = 6;
+	} else {
+		uint32_t per_ag = OVERVIEW_CELLS_MAX / XA_MAP_COLS / (ctx->nags ? ctx->nags : 1);
+
+		r.max_rows = per_ag < 1 ? 1 : per_ag > OVERVIEW_ROWS_MAX ? OVERVIEW_ROWS_MAX : per_ag;
+		r.cell_w = 2;
+		r.cell_h = 8;
+	}
+	r.sums = calloc(r.ag_end > r.ag_first ? r.ag_end - r.ag_first : 1, sizeof(*r.sums));
+	rc = XERR_NOMEM;
+	if (!r.sums || gather_marks(&r) || first_pass(&r, &want))
+		goto out;
+	rc = find_paths(&r, &want, err);
+	if (rc)
+		goto out;
+	rc = XERR_NOMEM;
+	buf = xmlBufferCreate();
+	if (!buf)
+		goto out;
+	xmlBufferSetAllocationScheme(buf, XML_BUFFER_ALLOC_DOUBLEIT);
+	w = xmlNewTextWriterMemory(buf, 0);
+	if (!w)
+		goto out;
+	rc = xa_map_write_doc(&r, w);
+	xmlFreeTextWriter(w);
+	w = NULL;
+	if (rc)
+		goto out;
+	rc = xa_xml_save_new(ctx->image_path, o->out, xmlBufferContent(buf),
+			     (size_t)xmlBufferLength(buf), o->force, "the map", msg, sizeof(msg));
+	if (rc)
+		fprintf(err, "xfsrecon: %s\n", msg);
+out:
+	if (rc == XERR_NOMEM)
+		fprintf(err, "xfsrecon: out of memory drawing the map\n");
+	if (w)
+		xmlFreeTextWriter(w);
+	if (buf)
+		xmlBufferFree(buf);
+	xa_u64set_release(&want);
+	run_release(&r);
+	return rc;
+}
