@@ -30,12 +30,15 @@
 #include "analyzer/views/map_int.h"
 #include "formats/btrec.h"
 
-/* Rows per AG: the whole filesystem at most, and per AG alone (--ag). */
+/* Rows per AG: the whole filesystem at most, and per AG alone (--ag).  With
+ * titles of at most 1 KiB (map_svg.c), the picture stays below about 70 MiB
+ * whatever the image holds; a sound one is far smaller (runs of alike cells
+ * are one rect). */
 #define OVERVIEW_ROWS_MAX 8u
-#define OVERVIEW_CELLS_MAX (1u << 17)
+#define OVERVIEW_CELLS_MAX (1u << 16)
 #define ZOOM_ROWS 96u
 /* Raw bytes of a path kept for a title (longer paths are cut). */
-#define PATH_BYTES_MAX 200u
+#define PATH_BYTES_MAX 120u
 
 /* ------------------------------------------------------------ owners */
 

@@ -43,7 +43,7 @@ struct doc {
 /* A bounded title: pieces that do not fit whole are dropped (a cut piece
  * could split a UTF-8 character), and the text says it was cut. */
 struct tbuf {
-	char   s[2048];
+	char   s[1024];
 	size_t n;
 	bool   full;
 };
@@ -52,7 +52,7 @@ static void tb_add(struct tbuf *t, const char *fmt, ...) __attribute__((format(p
 
 static void tb_add(struct tbuf *t, const char *fmt, ...)
 {
-	char piece[1024];
+	char piece[512];
 	va_list ap;
 	int len;
 
@@ -347,7 +347,8 @@ static unsigned write_legend(struct doc *d, unsigned y)
 		xa_xw_attr(&d->x, "stroke", "#999999");
 		xa_xw_attr(&d->x, "stroke-width", "0.5");
 		xa_xw_end(&d->x);
-		snprintf(line, sizeof(line), "%s: %" PRIu64 " blocks", xa_map_class_info(k)->label, sum);
+		snprintf(line, sizeof(line), "%s: %" PRIu64 " block%s", xa_map_class_info(k)->label,
+			 sum, sum == 1 ? "" : "s");
 		svg_text(d, x + 18, ly + 10, NULL, line);
 	}
 	xa_xw_end(&d->x);
