@@ -2,7 +2,7 @@
 # tests/golden/readonly.sh - no subcommand writes to the image it reads.
 #
 # Every subcommand (info, check, check --xml, show of each structure, repair
-# with and without --dry-run) runs
+# with and without --dry-run, map, and map told to write over the image) runs
 # on a chmod 0444 scratch copy of a corpus image, raw and compressed; the
 # copies' SHA-256 must not change.  Root ignores file modes, so two more
 # checks where the machine allows:
@@ -52,6 +52,8 @@ show IMG inode $rootino
 show IMG btree 0 $bnoroot
 repair IMG --dry-run
 repair IMG -o $TMPD/repaired.img --force --report $TMPD/repair.xml
+map IMG -o $TMPD/map.svg --force
+map IMG -o IMG --force --html
 EOF
 }
 
