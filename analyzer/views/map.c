@@ -314,14 +314,17 @@ const char *xa_map_path_of(const struct xa_map_run *r, uint64_t ino)
 /* First pass: totals, rows and the inodes the cells name. */
 static int first_pass(struct xa_map_run *r, struct xa_u64set *want)
 {
-	for (uint32_t agno = r->ag_first; agno < r->ag_end; agno++) {
+	struct xa_map_ag m = { 0 };
+	int rc = 0;
+
+	for (uint32_t agno = r->ag_first; agno < r->ag_end && !rc; agno++) {
 		struct xa_map_agsum *s = &r->sums[agno - r->ag_first];
 		const struct xa_ag *ag = &r->ctx->ags[agno];
-		struct xa_map_ag m;
 		bool fwd_complete = false;
 
-		if (xa_map_build_ag(r, agno, &m))
-			return XERR_NOMEM;
+		rc = xa_map_build_ag(r, agno, &m);
+		if (rc)
+			goto out;
 		s->agno = agno;
 		s->length = m.length;
 		s->cell_blocks = m.cell_blocks;
@@ -336,21 +339,19 @@ static int first_pass(struct xa_map_run *r, struct xa_u64set *want)
 		/* The forward map is "complete" only when the AG was cross-checked. */
 		s->complete = s->from_rmap ? ag->bt[XA_BT_RMAP].walked : fwd_complete;
 		s->free_complete = ag->agf_ok && ag->bt[XA_BT_BNO].walked;
-		for (uint32_t c = 0; c < m.ncells; c++) {
+		for (uint32_t c = 0; c < m.ncells && !rc; c++) {
 			const struct xa_map_cell *cell = &m.cells[c];
 
-			for (unsigned k = 0; k < cell->nowners; k++) {
-				if (xa_owner_is_special(cell->owner[k]))
-					continue;
-				if (xa_u64set_add(want, cell->owner[k]) < 0) {
-					xa_map_ag_release(&m);
-					return XERR_NOMEM;
-				}
-			}
+			for (unsigned k = 0; k < cell->nowners && !rc; k++)
+				if (!xa_owner_is_special(cell->owner[k]) &&
+				    xa_u64set_add(want, cell->owner[k]) < 0)
+					rc = XERR_NOMEM;
 		}
 		xa_map_ag_release(&m);
 	}
-	return 0;
+out:
+	xa_map_ag_release(&m);
+	return rc;
 }
 
 static void run_release(struct xa_map_run *r)

@@ -289,6 +289,8 @@ static void write_metadata(struct doc *d)
 		xa_xw_attr_bool(&d->x, "complete", s->complete && s->free_complete);
 		attr_u(d, "disputed-blocks", s->disputed_blocks);
 		attr_u(d, "findings", s->findings);
+		attr_u(d, "outside-blocks", s->outside_blocks);
+		xa_xw_attr_bool(&d->x, "lists-capped", s->lists_capped);
 		for (unsigned k = 0; k < XA_MC_COUNT; k++) {
 			if (!d->x.failed)
 				xa_xw_check(&d->x, xmlTextWriterStartElementNS(
@@ -374,10 +376,11 @@ static unsigned write_ag(struct doc *d, uint32_t agno, unsigned y, int *rc)
 	xa_xw_attr(&d->x, "id", id);
 	snprintf(line, sizeof(line), "AG %" PRIu32 ": %" PRIu32 " blocks, one cell = %" PRIu32
 		 " block%s; owners from %s%s; %" PRIu64 " findings located, %" PRIu64
-		 " blocks claimed twice", agno, m.length, m.cell_blocks, m.cell_blocks == 1 ? "" : "s",
-		 s->from_rmap ? "the rmapbt" : "primary metadata",
+		 " blocks claimed twice%s%s", agno, m.length, m.cell_blocks,
+		 m.cell_blocks == 1 ? "" : "s", s->from_rmap ? "the rmapbt" : "primary metadata",
 		 s->complete && s->free_complete ? "" : " (incomplete)", s->findings,
-		 s->disputed_blocks);
+		 s->disputed_blocks, s->outside_blocks ? "; records reach past the AG's end" : "",
+		 s->lists_capped ? "; some owner lists cut short" : "");
 	svg_text(d, MARGIN, y + 13, "bold", line);
 	y += LINE;
 	for (uint32_t row = 0; row < m.rows && !d->x.failed; row++) {

@@ -16,7 +16,8 @@
 # chunk (no rmapbt; xfs_repair -n must object) is drawn with the blocks
 # claimed twice; an rmapbt record given a wrong owner is marked with the
 # check's finding.  The map is refused over the image and over an existing
-# file without --force.  Where Chromium exists, it renders the SVG to PNG.
+# file without --force, and is the same byte for byte when drawn twice.
+# Where Chromium exists, it renders the SVG to PNG.
 #
 # Only reads the committed images and scratch copies: no root needed.
 . "$top_srcdir/tests/lib.sh"
@@ -164,8 +165,12 @@ for name in $(corpus_names); do
 	[ "$name" = v5-normap ] || [ "$name" = v5-rmap-reflink ] || rm -f "$img"
 done
 
-# --- refusals: over the image, over an existing file, a bad AG
+# --- the same image gives the same bytes
 img=$(corpus_image v5-normap)
+"$XFSRECON" map "$img" -o "$TMPD/again.svg" &&
+	cmp -s "$TMPD/v5-normap.svg" "$TMPD/again.svg" || bad "two maps of one image differ"
+
+# --- refusals: over the image, over an existing file, a bad AG
 sum=$(cksum < "$img")
 "$XFSRECON" map "$img" -o "$img" --force 2> /dev/null
 rc=$?
