@@ -37,8 +37,11 @@
 # would ignore, and unless every item type the workload promises is in
 # `xfs_logprint -t`; a workload whose items depend on timing is tried up to
 # eight times.  Without an rmapbt a freed extent's intent and done item are
-# only microseconds apart, so `normap` has EFI/EFD items in most runs but
-# does not promise them (`delete` does).
+# only microseconds apart, so `normap` often has EFI/EFD items but
+# does not promise them (`delete` does).  The forms the names promise
+# (extend: a bmbt; dir-leaf: a leaf directory; dir-node: a node directory;
+# xattr: short-form, leaf and node attribute forks) are read back with xfs_db
+# from a copy the kernel replayed.
 # Needs root (loop mounts), xfsprogs (with xfs_logprint), setfattr.
 NAME=dirty-log
 . "$(dirname "$0")/common.sh"
@@ -365,7 +368,46 @@ make_workload() {
 			return 1
 		}
 	fi
-	return 0
+	check_forms "$w"
+}
+
+# check_forms W: the structures the workload's name promises exist once the
+# kernel has replayed a copy (read back with xfs_db; exit 1 if one is
+# missing: the workload no longer does what it says).
+check_forms() {
+	case $1 in
+	extend | dir-leaf | dir-node | xattr) ;;
+	*) return 0 ;;
+	esac
+	cp --sparse=always "$img" "$work/replayed.img"
+	mount -o loop "$work/replayed.img" "$mnt" || { echo "$1: the kernel cannot replay the log" >&2; exit 1; }
+	umount "$mnt"
+	case $1 in
+	extend) form 'path /grow/fragment' 'core.format' 3 ;;
+	dir-leaf) form 'path /grows' 'dblock 8388608' 'lhdr.info.hdr.magic' 0x3df1 ;;
+	dir-node) form 'path /node' 'dblock 8388608' 'nhdr.info.hdr.magic' 0x3ebe ;;
+	xattr)
+		form 'path /x/short' 'core.aformat' 1
+		form 'path /x/leaf' 'ablock 0' 'hdr.info.hdr.magic' 0x3bee
+		form 'path /x/node' 'ablock 0' 'hdr.info.hdr.magic' 0x3ebe ;;
+	esac
+	rm -f "$work/replayed.img"
+}
+
+# form XFS_DB-COMMAND... FIELD VALUE: FIELD (after the commands) starts with
+# VALUE in the replayed copy.
+form() {
+	_cmds=""
+	while [ $# -gt 2 ]; do
+		_cmds="$_cmds -c '$1'"
+		shift
+	done
+	_got=$(eval "\"\$XFS_DB\" -r $_cmds -c 'p $1' \"\$work/replayed.img\"" 2>/dev/null |
+		awk -v f="$1 = " 'index($0, f) == 1 { print substr($0, length(f) + 1) }')
+	case "$_got" in
+	"$2" | "$2 "*) ;;
+	*) echo "$w: $1 is '$_got' after replay, expected $2" >&2; exit 1 ;;
+	esac
 }
 
 if [ $# -eq 0 ]; then
