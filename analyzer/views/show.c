@@ -317,7 +317,7 @@ static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, cons
 		/* The owner comes from the v5 header; without a directory the fork block is unknown. */
 		rc = xa_show_dirblock(s, where, b->data, b->len, byte,
 				      g->v5 && b->len >= 56 ? xfmt_get_be64(b->data + 48) : 0,
-				      UINT32_MAX, false);
+				      UINT32_MAX);
 		break;
 	case BLK_INODES: {
 		for (uint32_t i = 0; i < g->inopblock && (size_t)(i + 1) * g->inodesize <= b->len;

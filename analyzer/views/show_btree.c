@@ -78,7 +78,7 @@ static void record_values(struct xa_show_out *o, enum xfmt_btnum bt, const uint8
 		xa_so_item_u64(o, "offset", r.offset);
 		xa_so_item_u64(o, "attrfork", r.attr_fork);
 		xa_so_item_u64(o, "bmbtblock", r.bmbt_block);
-		xa_so_item_u64(o, "unwritten", r.unwritten);
+		xa_so_item_u64(o, "extentflag", r.unwritten);
 		break;
 	}
 	case XFMT_BT_REFC: {

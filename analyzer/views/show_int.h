@@ -54,13 +54,13 @@ bool xa_show_bt_parse(const char *name, enum xfmt_btnum *bt);
 
 /*
  * Show one directory block (dirblksize bytes at image byte `byte`) of
- * directory owner, at fork block dablk (UINT32_MAX: not known, judged from
- * the magic alone).  block_form says a data-segment block is the single
- * block of a block-form directory.  Returns 0, or XERR_USAGE when the magic
- * is no directory block's.
+ * directory owner, at fork block dablk (UINT32_MAX: not known; the checks
+ * that need it assume the first block of the segment its magic belongs to).
+ * The form comes from the magic.  Returns 0, or XERR_USAGE (with a message
+ * on err) when the magic is no directory block's.
  */
 int xa_show_dirblock(struct xa_show_run *s, const char *where, const uint8_t *buf,
-		     size_t len, uint64_t byte, uint64_t owner, uint32_t dablk, bool block_form);
+		     size_t len, uint64_t byte, uint64_t owner, uint32_t dablk);
 
 /* `show dir PATH|INODE` and `show path PATH`.  0 or a negative xerr. */
 int xa_show_dir(struct xa_show_run *s, const char *arg);

@@ -79,8 +79,11 @@ void xa_so_begin(struct xa_show_out *o, const char *type, const char *where,
 	memset(o->shown, 0, sizeof(o->shown));
 	o->nstruct++;
 	if (!o->json) {
-		fprintf(o->out, "# %s: %s, byte %" PRIu64 ", %" PRIu64 " bytes\n", type, where,
-			byte, size);
+		if (size)
+			fprintf(o->out, "# %s: %s, byte %" PRIu64 ", %" PRIu64 " bytes\n", type,
+				where, byte, size);
+		else
+			fprintf(o->out, "# %s: %s\n", type, where);
 		return;
 	}
 	xa_json_object(&o->j, false);
