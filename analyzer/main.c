@@ -43,6 +43,8 @@ struct cli {
 	const char *image;
 	const char *xml;
 	bool        annotate;
+	bool        json;
+	const char *show_as;
 	bool        progress;
 	bool        quiet;
 	bool        no_hash;
@@ -74,8 +76,11 @@ static void usage(FILE *f)
 		"commands:\n"
 		"  info IMAGE              geometry, features, log state, per-AG summary\n"
 		"  check IMAGE             verify every structure; fsck-style exit code\n"
-		"  show IMAGE WHAT         one structure field by field; WHAT is\n"
-		"                          sb N | agf N | agi N | agfl N | inode INO | btree AGNO AGBNO\n"
+		"  show IMAGE WHAT         structures field by field (offset, size, value, meaning,\n"
+		"                          verdict); WHAT is sb [AG] | agf AG | agi AG | agfl AG |\n"
+		"                          inode INO | block AG/AGBNO | btree AG TREE (bnobt, cntbt,\n"
+		"                          inobt, finobt, rmapbt, refcountbt: the whole tree) |\n"
+		"                          btree AG AGBNO | dir PATH|INODE | path PATH | log\n"
 		"  stat IMAGE INODE        every inode field and the fork mappings\n"
 		"  cat IMAGE INODE         the file's exact bytes to standard output\n"
 		"  ls IMAGE [PATH]         list a directory (-l long, -R recursive)\n"
@@ -90,7 +95,10 @@ static void usage(FILE *f)
 		"  --no-hash               (check) do not compute the image's SHA-256\n"
 		"  --offset BYTES          the filesystem starts at this byte of the image\n"
 		"  --partition N           use partition N of a whole-disk image\n"
-		"  --annotate              (show) explain each field: offset, size, meaning\n"
+		"  --annotate              (show) explain each field: offset, size, raw bytes, meaning\n"
+		"  --json                  (show) one JSON document instead of text\n"
+		"  --as TYPE               (show block) read the block as TYPE (bnobt ... bmbt, dir3,\n"
+		"                          inode, sb) instead of going by its magic\n"
 		"  --progress              report progress on standard error\n"
 		"  -q, --quiet             (check) print only the summary line\n"
 		"  -C, --directory DIR     (extract) the host directory to extract into\n"
@@ -129,6 +137,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "zero-log", no_argument, NULL, 'L' },
 		{ "partition", required_argument, NULL, 'p' },
 		{ "annotate", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "as", required_argument, NULL, 'S' },
 		{ "progress", no_argument, NULL, 'P' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "long", no_argument, NULL, 'l' },
@@ -190,6 +200,12 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			break;
 		case 'a':
 			c->annotate = true;
+			break;
+		case 'J':
+			c->json = true;
+			break;
+		case 'S':
+			c->show_as = optarg;
 			break;
 		case 'P':
 			c->progress = true;
@@ -349,6 +365,10 @@ static int run(const struct cli *c)
 		return run_repair(c);
 	if (!strcmp(c->command, "map"))
 		return run_map(c);
+	if ((c->json || c->show_as) && strcmp(c->command, "show")) {
+		fprintf(stderr, "xfsrecon: --json and --as belong to show\n");
+		return EXIT_USAGE;
+	}
 	if (c->forward && strcmp(c->command, "fsmap")) {
 		fprintf(stderr, "xfsrecon: --forward belongs to fsmap and map\n");
 		return EXIT_USAGE;
@@ -418,7 +438,9 @@ static int run(const struct cli *c)
 	}
 
 	if (!strcmp(c->command, "show")) {
-		rc = xa_show(stdout, stderr, &ctx, c->nargs, c->args, c->annotate);
+		struct xa_show_opts so = { c->annotate, c->json, c->show_as, c->image };
+
+		rc = xa_show_cmd(stdout, stderr, &ctx, c->nargs, c->args, &so);
 		xa_ctx_release(&ctx);
 		return rc ? exit_for_error(rc) : EXIT_CLEAN;
 	}

@@ -4,6 +4,7 @@
 #include "analyzer/report/field_print.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
@@ -31,16 +32,41 @@ void xa_timestamp_decode(uint64_t raw, bool bigtime, int64_t *sec, uint32_t *nse
 	}
 }
 
-static void print_chars(FILE *out, const uint8_t *p, size_t n)
+/* Append printf-style text to a fixed buffer, truncating quietly. */
+struct vbuf {
+	char  *p;
+	size_t cap, n;
+};
+
+static void vb_add(struct vbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void vb_add(struct vbuf *b, const char *fmt, ...)
 {
-	fputc('"', out);
+	va_list ap;
+	int r;
+
+	if (b->n + 1 >= b->cap)
+		return;
+	va_start(ap, fmt);
+	r = vsnprintf(b->p + b->n, b->cap - b->n, fmt, ap);
+	va_end(ap);
+	if (r > 0)
+		b->n = (size_t)r < b->cap - b->n ? b->n + (size_t)r : b->cap - 1;
+}
+
+void xa_chars_format(const uint8_t *p, size_t n, char *out, size_t cap)
+{
+	struct vbuf b = { out, cap, 0 };
+
+	if (cap)
+		out[0] = '\0';
+	vb_add(&b, "\"");
 	for (size_t i = 0; i < n; i++) {
 		if (p[i] >= 0x20 && p[i] < 0x7F && p[i] != '"' && p[i] != '\\')
-			fputc(p[i], out);
+			vb_add(&b, "%c", p[i]);
 		else
-			fprintf(out, "\\%03o", p[i]);
+			vb_add(&b, "\\%03o", p[i]);
 	}
-	fputc('"', out);
+	vb_add(&b, "\"");
 }
 
 static bool all_ones(uint64_t v, unsigned size)
@@ -48,93 +74,118 @@ static bool all_ones(uint64_t v, unsigned size)
 	return size >= 8 ? v == UINT64_MAX : v == ((1ull << (8 * size)) - 1);
 }
 
-static void print_time(FILE *out, const char *prefix, const struct xfmt_field *f,
-		       uint64_t raw, bool bigtime)
+static void format_time(const struct xfmt_field *f, uint64_t raw, bool bigtime,
+			xa_field_emit_fn fn, void *arg)
 {
 	int64_t sec;
 	uint32_t nsec;
 	time_t t;
 	struct tm tm;
-	char buf[64];
+	char name[96], val[64];
 
 	xa_timestamp_decode(raw, bigtime, &sec, &nsec);
 	t = (time_t)sec;
-	if (gmtime_r(&t, &tm) && strftime(buf, sizeof(buf), "%a %b %e %H:%M:%S %Y", &tm))
-		fprintf(out, "%s%s.sec = %s\n", prefix, f->name, buf);
-	else
-		fprintf(out, "%s%s.sec = %" PRId64 "\n", prefix, f->name, sec);
-	fprintf(out, "%s%s.nsec = %" PRIu32 "\n", prefix, f->name, nsec);
+	snprintf(name, sizeof(name), "%s.sec", f->name);
+	if (!gmtime_r(&t, &tm) || !strftime(val, sizeof(val), "%a %b %e %H:%M:%S %Y", &tm))
+		snprintf(val, sizeof(val), "%" PRId64, sec);
+	fn(arg, name, val);
+	snprintf(name, sizeof(name), "%s.nsec", f->name);
+	snprintf(val, sizeof(val), "%" PRIu32, nsec);
+	fn(arg, name, val);
 }
 
-void xa_field_print(FILE *out, const struct xfmt_field *f, const uint8_t *buf,
-		    size_t len, const struct xa_field_print_opts *o)
+unsigned xa_field_render(const struct xfmt_field *f, const uint8_t *buf, size_t len,
+			 const struct xa_field_print_opts *o, xa_field_emit_fn fn, void *arg)
 {
-	const char *prefix = o && o->prefix ? o->prefix : "";
+	char val[XA_FIELD_VALUE_MAX];
+	struct vbuf b = { val, sizeof(val), 0 };
 	uint64_t v = 0;
-	char u[40];
 
+	val[0] = '\0';
 	if (f->v5only && o && !o->v5)
-		return;
+		return 0;
 	if (f->off > len || len - f->off < f->size) {
-		fprintf(out, "%s%s = <truncated>\n", prefix, f->name);
-		return;
+		fn(arg, f->name, "<truncated>");
+		return 1;
 	}
-	if (f->kind == XFK_TIME) {
-		print_time(out, prefix, f, xfmt_get_be64(buf + f->off), o && o->bigtime);
-		return;
-	}
-	fprintf(out, "%s%s = ", prefix, f->name);
 	switch (f->kind) {
+	case XFK_TIME:
+		format_time(f, xfmt_get_be64(buf + f->off), o && o->bigtime, fn, arg);
+		return 2;
 	case XFK_UUID:
-		xa_uuid_format(buf + f->off, u);
-		fputs(u, out);
+		if (sizeof(val) >= 37)
+			xa_uuid_format(buf + f->off, val);
 		break;
 	case XFK_CHARS:
-		print_chars(out, buf + f->off, f->size);
+		xa_chars_format(buf + f->off, f->size, val, sizeof(val));
 		break;
 	case XFK_BYTES:
 		for (unsigned i = 0; i < f->size; i++)
-			fprintf(out, "%02x", buf[f->off + i]);
+			vb_add(&b, "%02x", buf[f->off + i]);
 		break;
 	case XFK_CRC:
 		/* xfs_db shows the stored bytes read big-endian. */
-		fprintf(out, "0x%08" PRIx32, xfmt_get_be32(buf + f->off));
+		vb_add(&b, "0x%08" PRIx32, xfmt_get_be32(buf + f->off));
 		break;
 	default:
 		if (xfmt_field_get(buf, len, f, &v) != 0) {
-			fputs("<invalid>", out);
+			vb_add(&b, "<invalid>");
 			break;
 		}
 		switch (f->kind) {
 		case XFK_HEX:
 		case XFK_LSN:
-			fprintf(out, "0x%" PRIx64, v);
+			vb_add(&b, "0x%" PRIx64, v);
 			break;
 		case XFK_OCT:
-			fprintf(out, "0%" PRIo64, v);
+			vb_add(&b, "0%" PRIo64, v);
 			break;
 		case XFK_NULLABLE:
 			if (all_ones(v, f->size))
-				fputs("null", out);
+				vb_add(&b, "null");
 			else
-				fprintf(out, "%" PRIu64, v);
+				vb_add(&b, "%" PRIu64, v);
 			break;
 		case XFK_SINT: {
 			int64_t s = f->size >= 8 ? (int64_t)v
 				  : (int64_t)(v ^ (1ull << (8 * f->size - 1))) -
 				    (int64_t)(1ull << (8 * f->size - 1));
-			fprintf(out, "%" PRId64, s);
+			vb_add(&b, "%" PRId64, s);
 			break;
 		}
 		default:
-			fprintf(out, "%" PRIu64, v);
+			vb_add(&b, "%" PRIu64, v);
 			break;
 		}
 	}
-	if (o && o->annotate && f->doc)
-		fprintf(out, "    # +0x%x, %u byte%s: %s", f->off, f->size,
-			f->size == 1 ? "" : "s", f->doc);
-	fputc('\n', out);
+	fn(arg, f->name, val);
+	return 1;
+}
+
+struct print_arg {
+	FILE                             *out;
+	const struct xfmt_field          *f;
+	const struct xa_field_print_opts *o;
+};
+
+static void print_pair(void *arg, const char *name, const char *value)
+{
+	struct print_arg *pa = arg;
+	const char *prefix = pa->o && pa->o->prefix ? pa->o->prefix : "";
+
+	fprintf(pa->out, "%s%s = %s", prefix, name, value);
+	if (pa->o && pa->o->annotate && pa->f->doc)
+		fprintf(pa->out, "    # +0x%x, %u byte%s: %s", pa->f->off, pa->f->size,
+			pa->f->size == 1 ? "" : "s", pa->f->doc);
+	fputc('\n', pa->out);
+}
+
+void xa_field_print(FILE *out, const struct xfmt_field *f, const uint8_t *buf,
+		    size_t len, const struct xa_field_print_opts *o)
+{
+	struct print_arg pa = { out, f, o };
+
+	xa_field_render(f, buf, len, o, print_pair, &pa);
 }
 
 void xa_fields_print(FILE *out, const struct xfmt_field *table, const uint8_t *buf,

@@ -24,6 +24,29 @@ struct xa_field_print_opts {
 void xa_field_print(FILE *out, const struct xfmt_field *f, const uint8_t *buf,
 		    size_t len, const struct xa_field_print_opts *o);
 
+/* Bytes of one rendered value (a 256-byte XFK_BYTES field needs 513). */
+#define XA_FIELD_VALUE_MAX 1100u
+
+/* Receives one rendered `name = value` pair; both strings are temporary. */
+typedef void (*xa_field_emit_fn)(void *arg, const char *name, const char *value);
+
+/*
+ * Render field f of buf[0..len) in xfs_db's notation and hand each pair to
+ * fn: one pair, or two for a timestamp (NAME.sec as a UTC date, NAME.nsec).
+ * A v5-only field is skipped unless o->v5 (returns 0); a field that does not
+ * fit in len renders as "<truncated>".  o may be NULL.  Returns the number
+ * of pairs emitted.
+ */
+unsigned xa_field_render(const struct xfmt_field *f, const uint8_t *buf, size_t len,
+			 const struct xa_field_print_opts *o, xa_field_emit_fn fn, void *arg);
+
+/*
+ * Quote n bytes as xfs_db prints a name: "..." with every byte that is not
+ * printable ASCII (and every quote and backslash) as \NNN octal.  out gets
+ * at most cap bytes, always NUL-terminated (cap > 0); longer text is cut.
+ */
+void xa_chars_format(const uint8_t *p, size_t n, char *out, size_t cap);
+
 /* Print every field of a table. */
 void xa_fields_print(FILE *out, const struct xfmt_field *table, const uint8_t *buf,
 		     size_t len, const struct xa_field_print_opts *o);

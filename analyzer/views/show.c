@@ -1,255 +1,455 @@
 /*
- * show.c - annotated dumps of single structures, driven by the field tables
- * in formats/.  Field names and value notation follow xfs_db's `print`, so
- * the oracle tests can hold the two side by side; `--annotate` adds each
- * field's offset, width and meaning for people learning the format.
+ * show.c - `xfsrecon show IMAGE WHAT`: parses WHAT and shows the AG header
+ * sectors, inodes and single blocks (their type found from the magic, or
+ * named with --as).  Every field comes from the formats/ field tables and is
+ * printed with the verdict of the structure's verifier (show_out.h); the
+ * btree, directory and log views live in show_btree.c, show_dir.c and
+ * show_log.c.  Field names and value notation follow xfs_db's `print`, so
+ * the oracle tests can hold the two side by side.
  */
 #include "analyzer/views/show.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analyzer/cli_number.h"
-#include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
-#include "analyzer/report/field_print.h"
+#include "analyzer/views/show_int.h"
 #include "formats/agf.h"
 #include "formats/agfl.h"
 #include "formats/agi.h"
-#include "formats/btree.h"
 #include "formats/btrec.h"
 #include "formats/dinode.h"
+#include "formats/dir2.h"
 #include "formats/endian.h"
 #include "formats/sb.h"
 
-static int read_bytes(struct xa_ctx *ctx, FILE *err, uint64_t off, size_t len,
-		      struct xbuf **b)
+int xa_show_read(struct xa_show_run *s, uint64_t off, size_t len, struct xbuf **b)
 {
-	int rc = xa_read(ctx, off, len, b, NULL);
+	int rc = xa_read(s->ctx, off, len, b, NULL);
 
 	if (rc)
-		fprintf(err, "xfsrecon: cannot read %zu bytes at byte %" PRIu64 ": %s\n", len,
+		fprintf(s->err, "xfsrecon: cannot read %zu bytes at byte %" PRIu64 ": %s\n", len,
 			off, xerr_str(rc));
 	return rc;
 }
 
-static int show_header(FILE *out, FILE *err, struct xa_ctx *ctx, const char *what,
-		       uint32_t agno, struct xa_field_print_opts *po)
+/* ------------------------------------------------------- AG header sectors */
+
+enum hdr_kind { HDR_SB, HDR_AGF, HDR_AGI, HDR_AGFL };
+
+static void show_sb(struct xa_show_run *s, const uint8_t *buf, size_t len, uint32_t agno)
 {
-	const struct xfmt_geom *g = &ctx->geom;
-	uint64_t off;
+	struct xfmt_sb sb;
+
+	if (xfmt_sb_decode(buf, len, &sb) == 0) {
+		if (agno == 0)
+			xfmt_sb_verify(buf, len, &sb, xa_so_sink(&s->o));
+		else
+			xfmt_sb_verify_secondary(buf, len, &sb, xa_so_sink(&s->o));
+	}
+	xa_so_fields(&s->o, xfmt_sb_fields, buf, len);
+}
+
+static void show_agi(struct xa_show_run *s, const uint8_t *buf, size_t len, uint32_t agno)
+{
+	struct xfmt_agi agi;
+	bool ok = xfmt_agi_decode(buf, len, &agi) == 0;
+
+	if (ok)
+		xfmt_agi_verify(buf, len, &agi, &s->ctx->geom, agno, xa_so_sink(&s->o));
+	/* The bucket array shows as items, one per non-empty bucket, as xfs_db does. */
+	xa_so_fields_except(&s->o, xfmt_agi_fields, buf, len, "unlinked");
+	if (!ok)
+		return;
+	for (unsigned i = 0; i < XFS_AGI_UNLINKED_BUCKETS; i++) {
+		const struct xfmt_field *f = xfmt_field_find(xfmt_agi_fields, "unlinked");
+
+		if (agi.unlinked[i] == XFS_NULLAGINO)
+			continue;
+		xa_so_item_begin(&s->o, "unlinked", i, (f ? f->off : 0) + 4u * i, 4, true);
+		xa_so_item_u64(&s->o, NULL, agi.unlinked[i]);
+		xa_so_item_end(&s->o);
+	}
+}
+
+static void show_agfl(struct xa_show_run *s, const uint8_t *buf, size_t len, uint32_t agno)
+{
+	const struct xfmt_geom *g = &s->ctx->geom;
+	struct xfmt_agfl agfl;
+	struct xfmt_agf agf;
+	struct xbuf *ab = NULL;
+	bool have_agf = false;
+
+	if (xfmt_agfl_decode(buf, len, g, &agfl) != 0) {
+		xa_so_note(&s->o, "the sector is too small for an AGFL");
+		return;
+	}
+	/* The AGF's window (flfirst..fllast) tells which slots are live. */
+	if (xa_read(s->ctx, xfmt_geom_ag_byte(g, agno) + g->sectsize, g->sectsize, &ab, NULL) == 0) {
+		have_agf = xfmt_agf_decode(ab->data, ab->len, &agf) == 0;
+		xa_put(s->ctx, &ab);
+	}
+	xfmt_agfl_verify(buf, len, &agfl, have_agf ? &agf : NULL, g, agno, xa_so_sink(&s->o));
+	/* A v4 AGFL has no header at all, unlike the other sectors. */
+	if (g->v5)
+		xa_so_fields(&s->o, xfmt_agfl_fields, buf, len);
+	for (uint32_t i = 0; i < agfl.size; i++) {
+		uint32_t v = xfmt_agfl_slot(&agfl, i);
+
+		if (v == XFS_NULLAGBLOCK)
+			continue;
+		xa_so_item_begin(&s->o, "bno", i, (uint64_t)(agfl.slots - buf) + 4u * i, 4, true);
+		xa_so_item_u64(&s->o, NULL, v);
+		xa_so_item_end(&s->o);
+	}
+	if (have_agf)
+		xa_so_note(&s->o, "live slots (the AGF's flfirst..fllast): %" PRIu32 "..%" PRIu32
+			   ", %" PRIu32 " blocks", agf.flfirst, agf.fllast, agf.flcount);
+}
+
+static int show_header(struct xa_show_run *s, enum hdr_kind n, uint32_t agno)
+{
+	static const char *const names[] = { "sb", "agf", "agi", "agfl" };
+	const struct xfmt_geom *g = &s->ctx->geom;
+	uint64_t off = xfmt_geom_ag_byte(g, agno) + (uint64_t)n * g->sectsize;
 	struct xbuf *b = NULL;
-	unsigned n;
+	char where[48];
 	int rc;
 
-	if (!strcmp(what, "sb"))
-		n = 0;
-	else if (!strcmp(what, "agf"))
-		n = 1;
-	else if (!strcmp(what, "agi"))
-		n = 2;
-	else
-		n = 3;
-	off = xfmt_geom_ag_byte(g, agno) + (uint64_t)n * g->sectsize;
-	rc = read_bytes(ctx, err, off, g->sectsize, &b);
+	rc = xa_show_read(s, off, g->sectsize, &b);
 	if (rc)
 		return rc;
+	snprintf(where, sizeof(where), "AG %" PRIu32 ", sector %u", agno, (unsigned)n);
+	xa_so_begin(&s->o, names[n], where, off, g->sectsize);
 	switch (n) {
-	case 0:
-		xa_fields_print(out, xfmt_sb_fields, b->data, b->len, po);
+	case HDR_SB:
+		show_sb(s, b->data, b->len, agno);
 		break;
-	case 1:
-		xa_fields_print(out, xfmt_agf_fields, b->data, b->len, po);
-		break;
-	case 2: {
-		struct xfmt_agi agi;
+	case HDR_AGF: {
+		struct xfmt_agf agf;
 
-		/* The bucket array prints below, one line per non-empty bucket. */
-		for (const struct xfmt_field *f = xfmt_agi_fields; f->name; f++)
-			if (strcmp(f->name, "unlinked") != 0)
-				xa_field_print(out, f, b->data, b->len, po);
-		if (xfmt_agi_decode(b->data, b->len, &agi) == 0)
-			for (unsigned i = 0; i < XFS_AGI_UNLINKED_BUCKETS; i++)
-				if (agi.unlinked[i] != XFS_NULLAGINO)
-					fprintf(out, "unlinked[%u] = %" PRIu32 "\n", i, agi.unlinked[i]);
+		if (xfmt_agf_decode(b->data, b->len, &agf) == 0)
+			xfmt_agf_verify(b->data, b->len, &agf, g, agno, xa_so_sink(&s->o));
+		xa_so_fields(&s->o, xfmt_agf_fields, b->data, b->len);
 		break;
 	}
-	default: {
-		struct xfmt_agfl agfl;
-
-		/* A v4 AGFL has no header at all, unlike the other sectors. */
-		if (g->v5)
-			xa_fields_print(out, xfmt_agfl_fields, b->data, b->len, po);
-		if (xfmt_agfl_decode(b->data, b->len, g, &agfl) == 0)
-			for (uint32_t i = 0; i < agfl.size; i++) {
-				uint32_t v = xfmt_agfl_slot(&agfl, i);
-				if (v != XFS_NULLAGBLOCK)
-					fprintf(out, "bno[%" PRIu32 "] = %" PRIu32 "\n", i, v);
-			}
+	case HDR_AGI:
+		show_agi(s, b->data, b->len, agno);
+		break;
+	case HDR_AGFL:
+		show_agfl(s, b->data, b->len, agno);
 		break;
 	}
-	}
-	xa_put(ctx, &b);
+	xa_so_end(&s->o);
+	xa_put(s->ctx, &b);
 	return 0;
 }
 
-static int show_inode(FILE *out, FILE *err, struct xa_ctx *ctx, uint64_t ino,
-		      struct xa_field_print_opts *po)
+/* ------------------------------------------------------------------ inodes */
+
+/* The data fork's extent list, as xfs_db prints it (u3.bmx[i] / u.bmx[i]). */
+static void show_extents(struct xa_show_run *s, const uint8_t *buf, const struct xfmt_dinode *d)
 {
-	const struct xfmt_geom *g = &ctx->geom;
+	size_t size = 0;
+	const uint8_t *fork = xfmt_dinode_fork(buf, d, 0, &size);
+	uint64_t n = d->nextents;
+	const char *arr = d->version >= 3 ? "u3.bmx" : "u.bmx";
+
+	if (!fork || d->format != XFS_DINODE_FMT_EXTENTS)
+		return;
+	/* A hostile count is bounded by what the fork can hold. */
+	if (n > size / 16)
+		n = size / 16;
+	for (uint64_t i = 0; i < n; i++) {
+		struct xfmt_bmbt_rec r;
+
+		xfmt_bmbt_rec_decode(fork + 16 * i, &r);
+		xa_so_item_begin(&s->o, arr, (unsigned)i, (uint64_t)(fork - buf) + 16 * i, 16, true);
+		xa_so_item_u64(&s->o, "startoff", r.startoff);
+		xa_so_item_u64(&s->o, "startblock", r.startblock);
+		xa_so_item_u64(&s->o, "blockcount", r.blockcount);
+		xa_so_item_u64(&s->o, "extentflag", r.unwritten);
+		xa_so_item_end(&s->o);
+	}
+}
+
+/* One inode from buf (inodesize bytes at image byte `byte`). */
+static void show_inode_buf(struct xa_show_run *s, uint64_t ino, const uint8_t *buf, size_t len,
+			   uint64_t byte)
+{
+	const struct xfmt_geom *g = &s->ctx->geom;
 	struct xfmt_dinode d;
+	char where[48];
+
+	snprintf(where, sizeof(where), "inode %" PRIu64, ino);
+	xa_so_begin(&s->o, "inode", where, byte, len);
+	if (xfmt_dinode_decode(buf, len, g, &d) == 0) {
+		xfmt_dinode_verify(buf, len, g, ino, &d, xa_so_sink(&s->o));
+		s->o.po.bigtime = (d.flags2 & 0x8) != 0;
+		s->o.po.v5 = d.version >= 3;  /* xfs_db prints v3 fields only for v3 inodes */
+		xa_so_fields(&s->o, xfmt_dinode_fields(&d), buf, len);
+		show_extents(s, buf, &d);
+	} else {
+		xa_so_fields(&s->o, xfmt_dinode_core_fields, buf, len);
+	}
+	s->o.po.bigtime = false;
+	s->o.po.v5 = true;
+	xa_so_end(&s->o);
+}
+
+static int show_inode(struct xa_show_run *s, uint64_t ino)
+{
+	const struct xfmt_geom *g = &s->ctx->geom;
 	struct xbuf *b = NULL;
 	int rc;
 
 	if (!xfmt_geom_ino_valid(g, ino)) {
-		fprintf(err, "xfsrecon: inode %" PRIu64 " is outside the filesystem\n", ino);
+		fprintf(s->err, "xfsrecon: inode %" PRIu64 " is outside the filesystem\n", ino);
 		return XERR_USAGE;
 	}
-	rc = read_bytes(ctx, err, xfmt_geom_ino_byte(g, ino), g->inodesize, &b);
+	rc = xa_show_read(s, xfmt_geom_ino_byte(g, ino), g->inodesize, &b);
 	if (rc)
 		return rc;
-	if (xfmt_dinode_decode(b->data, b->len, g, &d) == 0) {
-		po->bigtime = (d.flags2 & 0x8) != 0;
-		po->v5 = d.version >= 3;  /* xfs_db prints v3 fields only for v3 inodes */
-		xa_fields_print(out, xfmt_dinode_fields(&d), b->data, b->len, po);
-	} else {
-		xa_fields_print(out, xfmt_dinode_core_fields, b->data, b->len, po);
-	}
-	xa_put(ctx, &b);
+	show_inode_buf(s, ino, b->data, b->len, xfmt_geom_ino_byte(g, ino));
+	xa_put(s->ctx, &b);
 	return 0;
 }
 
-static void print_record(FILE *out, enum xfmt_btnum bt, const uint8_t *rec, unsigned i,
-			 bool sparse)
+/* ------------------------------------------------------------ single blocks */
+
+/* What a block holds, from its magic or from --as. */
+enum blk_type { BLK_UNKNOWN, BLK_AGHDR, BLK_BTREE, BLK_DIR, BLK_INODES };
+
+static enum blk_type detect(const struct xfmt_geom *g, const uint8_t *p, size_t len,
+			    enum xfmt_btnum *bt)
 {
-	switch (bt) {
-	case XFMT_BT_BNO:
-	case XFMT_BT_CNT: {
-		struct xfmt_alloc_rec r;
-		xfmt_alloc_rec_decode(rec, &r);
-		fprintf(out, "recs[%u] = startblock %" PRIu32 " blockcount %" PRIu32 "\n", i + 1,
-			r.startblock, r.blockcount);
-		break;
+	uint32_t m32 = len >= 4 ? xfmt_get_be32(p) : 0;
+	uint16_t m16 = len >= 10 ? xfmt_get_be16(p + 8) : 0;
+
+	for (int t = 0; t < XFMT_BT_COUNT; t++)
+		if (xfmt_bt_magic((enum xfmt_btnum)t, g->v5) == m32) {
+			*bt = (enum xfmt_btnum)t;
+			return BLK_BTREE;
+		}
+	if (m32 == XFS_SB_MAGIC)
+		return BLK_AGHDR;
+	switch (m32) {
+	case XFS_DIR2_BLOCK_MAGIC: case XFS_DIR2_DATA_MAGIC: case XFS_DIR2_FREE_MAGIC:
+	case XFS_DIR3_BLOCK_MAGIC: case XFS_DIR3_DATA_MAGIC: case XFS_DIR3_FREE_MAGIC:
+		return BLK_DIR;
 	}
-	case XFMT_BT_INO:
-	case XFMT_BT_FINO: {
-		struct xfmt_inobt_rec r;
-		xfmt_inobt_rec_decode(rec, sparse, &r);
-		fprintf(out, "recs[%u] = startino %" PRIu32 " holemask 0x%x count %u freecount %" PRIu32
-			" free 0x%016" PRIx64 "\n", i + 1, r.startino, r.holemask, r.count,
-			r.freecount, r.free);
-		break;
+	switch (m16) {
+	case XFS_DIR2_LEAF1_MAGIC: case XFS_DIR2_LEAFN_MAGIC: case XFS_DIR3_LEAF1_MAGIC:
+	case XFS_DIR3_LEAFN_MAGIC: case XFS_DA_NODE_MAGIC: case XFS_DA3_NODE_MAGIC:
+		return BLK_DIR;
 	}
-	case XFMT_BT_RMAP: {
-		struct xfmt_rmap_rec r;
-		xfmt_rmap_rec_decode(rec, &r);
-		fprintf(out, "recs[%u] = startblock %" PRIu32 " blockcount %" PRIu32 " owner %" PRId64
-			" offset %" PRIu64 " attrfork %d bmbtblock %d unwritten %d\n", i + 1,
-			r.startblock, r.blockcount, (int64_t)r.owner, r.offset, r.attr_fork,
-			r.bmbt_block, r.unwritten);
-		break;
-	}
-	case XFMT_BT_REFC: {
-		struct xfmt_refc_rec r;
-		xfmt_refc_rec_decode(rec, &r);
-		fprintf(out, "recs[%u] = startblock %" PRIu32 " blockcount %" PRIu32 " refcount %" PRIu32
-			" cow %d\n", i + 1, r.startblock, r.blockcount, r.refcount, r.cow);
-		break;
-	}
-	default: {
-		struct xfmt_bmbt_rec r;
-		xfmt_bmbt_rec_decode(rec, &r);
-		fprintf(out, "recs[%u] = startoff %" PRIu64 " startblock %" PRIu64 " blockcount %" PRIu32
-			" unwritten %d\n", i + 1, r.startoff, r.startblock, r.blockcount, r.unwritten);
-		break;
-	}
-	}
+	if (len >= 2 && xfmt_get_be16(p) == XFS_DINODE_MAGIC)
+		return BLK_INODES;
+	return BLK_UNKNOWN;
 }
 
-static int show_btree(FILE *out, FILE *err, struct xa_ctx *ctx, uint64_t agno, uint64_t agbno,
-		      struct xa_field_print_opts *po)
+static enum blk_type parse_as(const char *as, enum xfmt_btnum *bt)
 {
-	const struct xfmt_geom *g = &ctx->geom;
+	if (xa_show_bt_parse(as, bt))
+		return BLK_BTREE;
+	if (!strcmp(as, "dir") || !strcmp(as, "dir3") || !strcmp(as, "dir2"))
+		return BLK_DIR;
+	if (!strcmp(as, "inode") || !strcmp(as, "inodes"))
+		return BLK_INODES;
+	if (!strcmp(as, "sb") || !strcmp(as, "agheaders"))
+		return BLK_AGHDR;
+	return BLK_UNKNOWN;
+}
+
+static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, const char *as,
+		      bool btree_only)
+{
+	const struct xfmt_geom *g = &s->ctx->geom;
 	enum xfmt_btnum bt = XFMT_BT_COUNT;
-	struct xfmt_bt_hdr h;
+	enum blk_type t = BLK_UNKNOWN;
 	struct xbuf *b = NULL;
-	unsigned n, maxr;
-	uint32_t magic;
-	int rc;
+	uint64_t byte;
+	size_t len;
+	char where[64];
+	int rc = 0;
 
 	if (agno >= g->agcount || agbno >= xfmt_geom_ag_length(g, (uint32_t)agno)) {
-		fprintf(err, "xfsrecon: block %" PRIu64 "/%" PRIu64 " is outside the filesystem\n",
+		fprintf(s->err, "xfsrecon: block %" PRIu64 "/%" PRIu64 " is outside the filesystem\n",
 			agno, agbno);
 		return XERR_USAGE;
 	}
-	rc = read_bytes(ctx, err, xfmt_geom_agbno_byte(g, (uint32_t)agno, (uint32_t)agbno),
-			g->blocksize, &b);
-	if (rc)
-		return rc;
-	magic = xfmt_get_be32(b->data);
-	for (int t = 0; t < XFMT_BT_COUNT; t++)
-		if (xfmt_bt_magic((enum xfmt_btnum)t, g->v5) == magic)
-			bt = (enum xfmt_btnum)t;
-	if (bt == XFMT_BT_COUNT) {
-		fprintf(err, "xfsrecon: block %" PRIu64 "/%" PRIu64 " has magic 0x%08" PRIx32
-			", not a btree block\n", agno, agbno, magic);
-		xa_put(ctx, &b);
+	if (as && (t = parse_as(as, &bt)) == BLK_UNKNOWN) {
+		fprintf(s->err, "xfsrecon: --as takes bnobt, cntbt, inobt, finobt, rmapbt, "
+			"refcountbt, bmbt, dir3, inode or sb, not '%s'\n", as);
 		return XERR_USAGE;
 	}
-	fprintf(out, "# %s block\n", xfmt_bt_name(bt));
-	xa_fields_print(out, xfmt_bt_is_long(bt) ? xfmt_bt_long_fields : xfmt_bt_short_fields,
-			b->data, b->len, po);
-	if (xfmt_bt_hdr_decode(b->data, b->len, bt, g->v5, &h) == 0) {
-		maxr = xfmt_bt_maxrecs(bt, g->blocksize, g->v5, h.level == 0);
-		n = h.numrecs < maxr ? h.numrecs : maxr;
-		for (unsigned i = 0; i < n; i++) {
-			if (h.level == 0) {
-				const uint8_t *rec = xfmt_bt_rec(b->data, b->len, bt, g->v5, i);
-				if (rec)
-					print_record(out, bt, rec, i, xfmt_geom_has_sparse_inodes(g));
-			} else {
-				uint64_t ptr;
-				if (xfmt_bt_ptr(b->data, b->len, bt, g->v5, g->blocksize, i, &ptr) == 0)
-					fprintf(out, "ptrs[%u] = %" PRIu64 "\n", i + 1, ptr);
-			}
-		}
+	byte = xfmt_geom_agbno_byte(g, (uint32_t)agno, (uint32_t)agbno);
+	/* A directory block may span several filesystem blocks. */
+	len = g->dirblksize > g->blocksize ? g->dirblksize : g->blocksize;
+	if (byte + len > s->ctx->image_size || agbno + (len >> g->blocklog) >
+	    xfmt_geom_ag_length(g, (uint32_t)agno))
+		len = g->blocksize;
+	rc = xa_show_read(s, byte, len, &b);
+	if (rc)
+		return rc;
+	if (!as)
+		t = detect(g, b->data, b->len, &bt);
+	if (btree_only && t != BLK_BTREE) {
+		fprintf(s->err, "xfsrecon: block %" PRIu64 "/%" PRIu64 " has magic 0x%08" PRIx32
+			", not a btree block\n", agno, agbno, xfmt_get_be32(b->data));
+		rc = XERR_USAGE;
+		goto out;
 	}
-	xa_put(ctx, &b);
-	return 0;
+	snprintf(where, sizeof(where), "block %" PRIu64 "/%" PRIu64, agno, agbno);
+	switch (t) {
+	case BLK_BTREE: {
+		uint64_t owner = bt == XFMT_BT_BMAP && b->len >= XFMT_BT_LONG_HDR_V5 && g->v5 ?
+				 xfmt_get_be64(b->data + 56) : agno;
+
+		xa_show_bt_block(s, bt, where, b->data, g->blocksize, byte, (uint32_t)agno, owner,
+				 -1, false, NULL, NULL);
+		break;
+	}
+	case BLK_DIR:
+		/* The owner comes from the v5 header; without a directory the fork block is unknown. */
+		rc = xa_show_dirblock(s, where, b->data, b->len, byte,
+				      g->v5 && b->len >= 56 ? xfmt_get_be64(b->data + 48) : 0,
+				      UINT32_MAX);
+		break;
+	case BLK_INODES: {
+		for (uint32_t i = 0; i < g->inopblock && (size_t)(i + 1) * g->inodesize <= b->len;
+		     i++) {
+			uint64_t agino = ((uint64_t)agbno << g->inopblog) | i;
+
+			show_inode_buf(s, xfmt_geom_ino(g, (uint32_t)agno, (uint32_t)agino),
+				       b->data + (size_t)i * g->inodesize, g->inodesize,
+				       byte + (uint64_t)i * g->inodesize);
+		}
+		break;
+	}
+	case BLK_AGHDR:
+		if (agbno != 0) {
+			/* A superblock copy is a block's first sector only at agbno 0. */
+			xa_so_begin(&s->o, "sb", where, byte, g->sectsize);
+			show_sb(s, b->data, g->sectsize < b->len ? g->sectsize : b->len, 1);
+			xa_so_end(&s->o);
+			break;
+		}
+		for (int n = HDR_SB; n <= HDR_AGFL && !rc; n++)
+			rc = show_header(s, (enum hdr_kind)n, (uint32_t)agno);
+		break;
+	default:
+		fprintf(s->err, "xfsrecon: block %" PRIu64 "/%" PRIu64 " has magic 0x%08" PRIx32
+			", not a structure show knows; name one with --as\n", agno, agbno,
+			xfmt_get_be32(b->data));
+		rc = XERR_USAGE;
+		break;
+	}
+out:
+	xa_put(s->ctx, &b);
+	return rc;
 }
 
-int xa_show(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv, bool annotate)
+/* "AG/AGBNO" */
+static int parse_agblock(const char *arg, uint64_t *agno, uint64_t *agbno)
 {
-	/* xfs_db prints every header field, v5 ones as zero on v4. */
-	struct xa_field_print_opts po = { true, false, annotate, NULL };
+	const char *slash = strchr(arg, '/');
+	char ag[32];
+
+	if (!slash || (size_t)(slash - arg) >= sizeof(ag))
+		return -1;
+	memcpy(ag, arg, (size_t)(slash - arg));
+	ag[slash - arg] = '\0';
+	return xa_parse_u64(ag, agno) || xa_parse_u64(slash + 1, agbno) ? -1 : 0;
+}
+
+/* ---------------------------------------------------------------- dispatch */
+
+static int dispatch(struct xa_show_run *s, int argc, char **argv, const struct xa_show_opts *opts)
+{
+	const struct xfmt_geom *g = &s->ctx->geom;
 	uint64_t a = 0, b = 0;
+	enum xfmt_btnum bt;
 
 	if (argc < 1)
 		goto usage;
+	if (opts->as && strcmp(argv[0], "block")) {
+		fprintf(s->err, "xfsrecon: --as belongs to show block\n");
+		return XERR_USAGE;
+	}
+	if (!strcmp(argv[0], "sb") && argc == 1)
+		return show_header(s, HDR_SB, 0);
 	if (!strcmp(argv[0], "sb") || !strcmp(argv[0], "agf") || !strcmp(argv[0], "agi") ||
 	    !strcmp(argv[0], "agfl")) {
-		if (argc != 2 || xa_parse_u64(argv[1], &a) || a >= ctx->geom.agcount) {
-			fprintf(err, "xfsrecon: show %s needs an AG number below %" PRIu32 "\n",
-				argv[0], ctx->geom.agcount);
+		enum hdr_kind n = !strcmp(argv[0], "sb") ? HDR_SB : !strcmp(argv[0], "agf") ? HDR_AGF :
+				  !strcmp(argv[0], "agi") ? HDR_AGI : HDR_AGFL;
+
+		if (argc != 2 || xa_parse_u64(argv[1], &a) || a >= g->agcount) {
+			fprintf(s->err, "xfsrecon: show %s needs an AG number below %" PRIu32 "\n",
+				argv[0], g->agcount);
 			return XERR_USAGE;
 		}
-		return show_header(out, err, ctx, argv[0], (uint32_t)a, &po);
+		return show_header(s, n, (uint32_t)a);
 	}
 	if (!strcmp(argv[0], "inode")) {
 		if (argc != 2 || xa_parse_u64(argv[1], &a))
 			goto usage;
-		return show_inode(out, err, ctx, a, &po);
+		return show_inode(s, a);
+	}
+	if (!strcmp(argv[0], "block")) {
+		if (argc != 2 || parse_agblock(argv[1], &a, &b))
+			goto usage;
+		return show_block(s, a, b, opts->as, false);
 	}
 	if (!strcmp(argv[0], "btree")) {
+		if (argc == 3 && xa_show_bt_parse(argv[2], &bt)) {
+			if (xa_parse_u64(argv[1], &a) || a >= g->agcount) {
+				fprintf(s->err, "xfsrecon: show btree needs an AG number below %"
+					PRIu32 "\n", g->agcount);
+				return XERR_USAGE;
+			}
+			return xa_show_btree(s, (uint32_t)a, bt);
+		}
+		/* the older form: one block, btree AGNO AGBNO */
 		if (argc != 3 || xa_parse_u64(argv[1], &a) || xa_parse_u64(argv[2], &b))
 			goto usage;
-		return show_btree(out, err, ctx, a, b, &po);
+		return show_block(s, a, b, NULL, true);
 	}
+	if (!strcmp(argv[0], "dir") && argc == 2)
+		return xa_show_dir(s, argv[1]);
+	if (!strcmp(argv[0], "path") && argc == 2)
+		return xa_show_path(s, argv[1]);
+	if (!strcmp(argv[0], "log") && argc == 1)
+		return xa_show_log(s);
 usage:
-	fprintf(err, "xfsrecon: show WHAT is one of: sb AGNO | agf AGNO | agi AGNO | agfl AGNO | "
-		"inode INO | btree AGNO AGBNO\n");
+	fprintf(s->err, "xfsrecon: show WHAT is one of: sb [AG] | agf AG | agi AG | agfl AG | "
+		"inode INO | block AG/AGBNO [--as TYPE] | btree AG bnobt|cntbt|inobt|finobt|rmapbt|"
+		"refcountbt | btree AG AGBNO | dir PATH|INODE | path PATH | log\n");
 	return XERR_USAGE;
+}
+
+int xa_show_cmd(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv,
+		const struct xa_show_opts *opts)
+{
+	struct xa_show_run s;
+	int rc, frc;
+
+	memset(&s, 0, sizeof(s));
+	s.ctx = ctx;
+	s.err = err;
+	xa_so_init(&s.o, out, opts->json, opts->annotate, opts->image, argc, argv);
+	rc = dispatch(&s, argc, argv, opts);
+	frc = xa_so_finish(&s.o);
+	xa_so_release(&s.o);
+	return rc ? rc : frc;
+}
+
+int xa_show(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv, bool annotate)
+{
+	struct xa_show_opts opts = { annotate, false, NULL, NULL };
+
+	return xa_show_cmd(out, err, ctx, argc, argv, &opts);
 }

@@ -1,5 +1,7 @@
 /*
- * show.h - `xfsrecon show IMAGE WHAT`: one structure, field by field.
+ * show.h - `xfsrecon show IMAGE WHAT`: structures field by field, each
+ * field with its offset, size, raw and decoded value, meaning and the
+ * verifier's verdict, as text or JSON.
  */
 #ifndef XA_SHOW_H
 #define XA_SHOW_H
@@ -9,11 +11,25 @@
 
 struct xa_ctx;
 
+struct xa_show_opts {
+	bool        annotate;  /* text: offset, size, raw bytes, meaning, verdict */
+	bool        json;      /* one JSON document instead of text */
+	const char *as;        /* `block`: the structure type to read it as, or NULL */
+	const char *image;     /* the image's name, for the JSON document (may be NULL) */
+};
+
 /*
- * Print the structure named by argv (e.g. {"agf", "1"}) to out.  The context
- * must have run the superblock pass.  Returns 0, XERR_USAGE for an unknown or
- * out-of-range WHAT (with a message on err), or another negative xerr.
+ * Show the structures named by argv to out.  WHAT is one of: sb [AG], agf
+ * AG, agi AG, agfl AG, inode INO, block AG/AGBNO, btree AG TREE (the whole
+ * tree, level by level), btree AG AGBNO (one btree block), dir PATH|INODE,
+ * path PATH, log.  The context must have run the superblock pass.  Returns
+ * 0, XERR_USAGE for an unknown or out-of-range WHAT (with a message on err),
+ * or another negative xerr (the JSON document is still closed).
  */
+int xa_show_cmd(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv,
+		const struct xa_show_opts *opts);
+
+/* The text form of xa_show_cmd, with or without --annotate. */
 int xa_show(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv, bool annotate);
 
 #endif /* XA_SHOW_H */

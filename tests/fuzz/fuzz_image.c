@@ -331,6 +331,39 @@ static void show(struct xa_ctx *ctx, const char *what, uint64_t a, uint64_t b, i
 	xa_show(fz_null, fz_null, ctx, nargs, argv, (a & 1) != 0);
 }
 
+/* The whole-structure views, in text and JSON: bounded on any image. */
+static void show_views(struct xa_ctx *ctx, uint32_t last)
+{
+	static const char *const trees[] = { "bnobt", "cntbt", "inobt", "finobt", "rmapbt",
+					     "refcountbt" };
+	struct xa_show_opts so = { false, true, NULL, "fuzz" };
+	char ag[24], blk[48];
+	char *argv[3];
+
+	snprintf(ag, sizeof(ag), "%" PRIu32, last);
+	for (size_t i = 0; i < sizeof(trees) / sizeof(trees[0]); i++) {
+		argv[0] = (char *)(uintptr_t)"btree";
+		argv[1] = ag;
+		argv[2] = (char *)(uintptr_t)trees[i];
+		so.json = (i & 1) != 0;
+		xa_show_cmd(fz_null, fz_null, ctx, 3, argv, &so);
+	}
+	argv[0] = (char *)(uintptr_t)"dir";
+	argv[1] = (char *)(uintptr_t)"/";
+	xa_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
+	argv[0] = (char *)(uintptr_t)"path";
+	argv[1] = (char *)(uintptr_t)"/lost+found/x";
+	xa_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
+	argv[0] = (char *)(uintptr_t)"log";
+	xa_show_cmd(fz_null, fz_null, ctx, 1, argv, &so);
+	if (ctx->nags && ctx->ags[0].agf_ok) {
+		snprintf(blk, sizeof(blk), "0/%" PRIu32, ctx->ags[0].agf.cnt_root);
+		argv[0] = (char *)(uintptr_t)"block";
+		argv[1] = blk;
+		xa_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
+	}
+}
+
 static void render(struct xa_ctx *ctx)
 {
 	char err[256];
@@ -350,6 +383,7 @@ static void render(struct xa_ctx *ctx)
 		show(ctx, "btree", 0, ctx->ags[0].agf.bno_root, 3);
 	if (ctx->nags && ctx->ags[0].agi_ok)
 		show(ctx, "btree", 0, ctx->ags[0].agi.root, 3);
+	show_views(ctx, last);
 	file_views(ctx);
 }
 

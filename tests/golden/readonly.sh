@@ -50,6 +50,11 @@ show IMG agi 0
 show IMG agfl 0
 show IMG inode $rootino
 show IMG btree 0 $bnoroot
+show IMG block 0/$bnoroot
+show IMG btree 0 bnobt --json
+show IMG dir /
+show IMG path /
+show IMG log
 repair IMG --dry-run
 repair IMG -o $TMPD/repaired.img --force --report $TMPD/repair.xml
 map IMG -o $TMPD/map.svg --force

@@ -14,7 +14,9 @@
 #     buckets) counts as null; elements of arrays xfs_db does not print and
 #     fields xfs_db does not know are ignored;
 #   - a field xfs_db prints with an empty value (absent from this format) is
-#     not compared.
+#     not compared;
+#   - with -v strict=1, every array element xfs_db prints must be in ours
+#     too (unless its name matches `optional`).
 
 BEGIN {
 	FS = "\t"
@@ -59,6 +61,16 @@ END {
 			bad++
 		}
 	}
+	# a record xfs_db prints as a list and field by field is compared by fields
+	for (n in xa)
+		if (match(n, /\]\./))
+			fielded[substr(n, 1, RSTART)] = 1
+	if (strict)
+		for (n in xa)
+			if (!(n in ours) && !(n in fielded) && !(optional != "" && n ~ optional)) {
+				printf "  missing  %s (xfs_db: %s)\n", n, xraw[n]
+				bad++
+			}
 	for (n in ours) {
 		if (n !~ /\[/)
 			continue

@@ -3,7 +3,7 @@
 #
 # For every corpus image: the superblock, AGF, AGI and AGFL of every AG;
 # the root of every per-AG btree (bnobt, cntbt, rmapbt, refcountbt, inobt,
-# finobt) and, where a tree has two levels, its first and last leaf; a
+# finobt; shown as `block AG/AGBNO`, the type found from the magic) and, where a tree has two levels, its first and last leaf; a
 # sample of inodes (root, realtime bitmap and summary, a free slot, files,
 # directories of each form, symlinks, files with xattrs) and the first bmbt
 # block of every sampled inode whose data fork is a btree.  Each structure is
@@ -111,7 +111,7 @@ btree_leaves() {
 				i = $2; gsub(/[^0-9]/, "", i); idx[++n] = i; p[n] = $4 }
 			END { if (n > 0) print idx[1], p[1]; if (n > 1) print idx[n], p[n] }' > "$TMPD/leaves"
 	while read -r _i _leaf; do
-		compare_one "$_name" "$_img" "" "btree $_ag $_leaf" \
+		compare_one "$_name" "$_img" "" "block $_ag/$_leaf" \
 			"$_hdr $_ag" "addr $_root" "addr ptrs[$_i]"
 	done < "$TMPD/leaves"
 }
@@ -139,7 +139,7 @@ for name in $(corpus_names); do
 			level=$(field "$img" "$hdr $ag" "$levelf")
 			case "$root" in ''|null|0) continue ;; esac
 			case "$level" in ''|0) continue ;; esac
-			compare_one "$name" "$img" "" "btree $ag $root" "$hdr $ag" "addr $rootf"
+			compare_one "$name" "$img" "" "block $ag/$root" "$hdr $ag" "addr $rootf"
 			if [ "$level" -ge 2 ]; then
 				btree_leaves "$name" "$img" "$ag" "$hdr" "$rootf"
 			fi
@@ -160,7 +160,7 @@ for name in $(corpus_names); do
 			[ -n "$(field "$img" "inode $ino" core.flushiter)" ] && fork=u
 			fsb=$(field "$img" "inode $ino" "$fork.bmbt.ptrs[1]")
 			[ -n "$fsb" ] || { echo "$name: inode $ino: no bmbt pointer" >> "$report"; nfail=$((nfail + 1)); continue; }
-			compare_one "$name" "$img" "" "btree $((fsb >> agblklog)) $((fsb & ((1 << agblklog) - 1)))" \
+			compare_one "$name" "$img" "" "block $((fsb >> agblklog))/$((fsb & ((1 << agblklog) - 1)))" \
 				"inode $ino" "addr $fork.bmbt.ptrs[1]"
 		fi
 	done

@@ -1,0 +1,143 @@
+/*
+ * show_out.h - how `xfsrecon show` writes what it shows, as text or JSON,
+ * and how it puts the verifiers' verdicts next to the fields they judge.
+ *
+ * A view describes each structure it shows as a sequence of calls:
+ *
+ *   xa_so_begin(o, "agf", "AG 0", byte, size);
+ *   agf_verify(buf, len, ..., xa_so_sink(o));       -- optional: the verdicts
+ *   xa_so_fields(o, xfmt_agf_fields, buf, len);     -- every field of the table
+ *   xa_so_item_begin(o, "recs", 1, off, size, true);   -- records, entries
+ *   xa_so_item_u64(o, "startblock", 12); ... xa_so_item_end(o);
+ *   xa_so_note(o, "hash of \"name\" is 0x...");     -- explanations
+ *   xa_so_end(o);                                   -- checks tied to no field
+ *
+ * Text keeps xfs_db's `name = value` notation (the oracle tests compare the
+ * two); a failed check prints on its own line under the field it names, and
+ * --annotate adds each field's offset, size, raw bytes, meaning and "ok".
+ * JSON gives the same content as one document:
+ *
+ *   {"image": ..., "what": [...], "structures": [
+ *     {"type": "agf", "where": "AG 0", "byte": 512, "size": 512,
+ *      "verified": true, "content": [
+ *        {"kind": "field", "name": "magicnum", "offset": 0, "size": 4,
+ *         "raw": "58414746", "value": "0x58414746", "doc": "...",
+ *         "verdict": "ok"},
+ *        {"kind": "item", "array": "recs", "index": 1, "offset": 56,
+ *         "size": 8, "values": {"startblock": 12, ...}, "verdict": "ok"},
+ *        {"kind": "note", "text": "..."}],
+ *      "problems": [{"id": ..., "code": ..., "field": ..., "message": ...}]}]}
+ *
+ * A field's verdict is "ok" when the structure was verified and no failed
+ * check names it, "failed" (with the problems) when one does, and
+ * "unverified" when no verifier ran on the structure.
+ */
+#ifndef XA_SHOW_OUT_H
+#define XA_SHOW_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "analyzer/findings/findings.h"
+#include "analyzer/report/field_print.h"
+#include "analyzer/report/json_writer.h"
+#include "formats/field.h"
+
+/* Problems kept per structure; more are counted, not shown one by one. */
+#define XA_SO_MAX_PROBLEMS 256u
+
+struct xa_show_out {
+	FILE                      *out;
+	bool                       json;
+	bool                       annotate;
+	struct xa_json             j;
+	struct xa_field_print_opts po;    /* v5 / bigtime for the next fields */
+
+	/* the structure being shown */
+	bool                       in_struct;
+	bool                       verified;
+	struct xa_findings         probs;   /* the verifier's problems */
+	struct xa_loc_sink         sink;
+	bool                       shown[XA_SO_MAX_PROBLEMS]; /* printed at a field */
+
+	/* the item being shown */
+	bool                       in_item;
+	bool                       item_inline;
+	const char                *item_array;
+	unsigned                   item_index;
+	uint64_t                   item_off, item_size;
+	struct xa_findings         iprobs;  /* problems of this item alone */
+	struct xa_loc_sink         isink;
+
+	uint64_t                   nstruct;
+};
+
+/*
+ * Start the output (out stays the caller's).  image and what (argc words)
+ * head the JSON document.  annotate adds offsets, sizes, raw bytes and
+ * meanings to text (JSON always has them).
+ */
+void xa_so_init(struct xa_show_out *o, FILE *out, bool json, bool annotate,
+		const char *image, int argc, char **argv);
+
+/* Close the document.  Returns 0 or XERR_IO (a write failed). */
+int xa_so_finish(struct xa_show_out *o);
+
+/* Free what the output holds (safe after xa_so_finish or without it). */
+void xa_so_release(struct xa_show_out *o);
+
+/*
+ * Begin one structure: type ("agf", "bnobt", "dir3 data", ...), where it is
+ * in words ("AG 0", "block 3/17", "inode 131, directory block 0"), its image
+ * byte and size.  Ends a structure left open.
+ */
+void xa_so_begin(struct xa_show_out *o, const char *type, const char *where,
+		 uint64_t byte, uint64_t size);
+
+/*
+ * The sink a verifier of the current structure reports to; calling this
+ * marks the structure verified.  Call it before showing the fields.
+ */
+const struct xprob_sink *xa_so_sink(struct xa_show_out *o);
+
+/* One field / every field of a table, with its verdict. */
+void xa_so_field(struct xa_show_out *o, const struct xfmt_field *f, const uint8_t *buf,
+		 size_t len);
+void xa_so_fields(struct xa_show_out *o, const struct xfmt_field *table, const uint8_t *buf,
+		  size_t len);
+/* Every field of a table except the one named skip. */
+void xa_so_fields_except(struct xa_show_out *o, const struct xfmt_field *table,
+			 const uint8_t *buf, size_t len, const char *skip);
+
+/*
+ * One element of an array: array[index], at byte off of the structure and
+ * size bytes long.  Inline items print as one text line ("recs[1] =
+ * startblock 12 blockcount 3", the way xfs_db prints a record); others as
+ * one line per value ("du[3].inumber = 131").  A failed check belongs to
+ * the item when it names the array at this index, names no field and lies
+ * at a byte inside the item, or was reported to xa_so_item_sink.
+ */
+void xa_so_item_begin(struct xa_show_out *o, const char *array, unsigned index,
+		      uint64_t off, uint64_t size, bool inline_);
+const struct xprob_sink *xa_so_item_sink(struct xa_show_out *o);
+/* Values of the item; a NULL key is the item's one unnamed value
+ * ("unlinked[3] = 4711"; "value" in JSON). */
+void xa_so_item_u64(struct xa_show_out *o, const char *key, uint64_t v);
+void xa_so_item_hex(struct xa_show_out *o, const char *key, uint64_t v);
+void xa_so_item_i64(struct xa_show_out *o, const char *key, int64_t v);
+/* A name from the image: quoted and escaped in text, exact bytes in JSON. */
+void xa_so_item_name(struct xa_show_out *o, const char *key, const uint8_t *p, size_t n);
+/* A word (a literal such as a file type name). */
+void xa_so_item_word(struct xa_show_out *o, const char *key, const char *s);
+void xa_so_item_end(struct xa_show_out *o);
+
+/* An explanation line (text: "# ..."). */
+void xa_so_note(struct xa_show_out *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* End the structure: the failed checks no field or item named, the counts. */
+void xa_so_end(struct xa_show_out *o);
+
+#endif /* XA_SHOW_OUT_H */
