@@ -4,8 +4,10 @@
  *
  * Pass order matters and each pass leaves state for the next:
  *   superblocks  geometry (primary, or a recorded vote of the secondaries)
+ *   log          head and tail found: clean or dirty; a dirty log is
+ *                replayed into an overlay and every later read goes through
+ *                it (the superblocks are then read again, as replayed)
  *   ag-headers   AGF/AGI/AGFL of every AG decoded and verified
- *   log          log head found: clean or dirty
  *   btrees       every AG btree walked; free-space and inode records kept
  *   inodes       every inode chunk named by the inobt read and verified
  *   ownership    forward ownership vs the rmapbt and free space (check/)
@@ -24,6 +26,7 @@
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
+#include "analyzer/io/overlay.h"
 #include "analyzer/scan/passes.h"
 
 #define XA_DEFAULT_CACHE_BYTES (256u << 20)
@@ -52,7 +55,32 @@ int xa_ctx_open_img(struct xa_ctx *ctx, struct ximg *img, const struct xa_option
 	if (rc)
 		return rc;
 	ctx->img = img;
+	ctx->input = img;
 	ctx->image_size = img->size;
+	return 0;
+}
+
+int xa_ctx_use_overlay(struct xa_ctx *ctx, struct ximg_overlay *ov)
+{
+	struct xcache *cache = NULL;
+	struct ximg *view = NULL;
+	size_t cache_bytes = ctx->opts.cache_bytes ? (size_t)ctx->opts.cache_bytes
+						   : XA_DEFAULT_CACHE_BYTES;
+	int rc;
+
+	if (ctx->overlay)
+		return XERR_USAGE;
+	rc = ximg_open_overlay(ctx->input, ov, &view);
+	if (!rc)
+		rc = xcache_new(view, cache_bytes, &cache);
+	if (rc) {
+		ximg_free(&view);
+		return rc;
+	}
+	xcache_free(&ctx->cache);
+	ctx->cache = cache;
+	ctx->img = view;
+	ctx->overlay = ov;
 	return 0;
 }
 
@@ -90,7 +118,11 @@ void xa_ctx_release(struct xa_ctx *ctx)
 	ctx->nirecs = ctx->irecs_cap = 0;
 	xa_own_free(&ctx->own);
 	xcache_free(&ctx->cache);
-	ximg_free(&ctx->img);
+	if (ctx->img != ctx->input)
+		ximg_free(&ctx->img);
+	ximg_free(&ctx->input);
+	ctx->img = NULL;
+	ximg_overlay_free(&ctx->overlay);
 	xa_findings_release(&ctx->findings);
 }
 
@@ -146,10 +178,45 @@ void xa_report(struct xa_ctx *ctx, const struct xa_loc *loc, enum xprob_code cod
 	xa_findings_add(&ctx->findings, &p, loc);
 }
 
+/*
+ * The log was replayed: the superblocks may have changed with it, so the
+ * superblock pass runs again over the replayed image.  Its first findings
+ * and results are dropped; the log pass's findings are kept.
+ */
+static int reread_superblocks(struct xa_ctx *ctx, size_t nsb)
+{
+	struct xa_findings keep;
+
+	/* Findings before nsb are the first superblock pass's. */
+	xa_findings_init(&keep);
+	for (size_t i = nsb; i < ctx->findings.count; i++) {
+		const struct xa_finding *f = &ctx->findings.items[i];
+		struct xa_loc loc = { 0, 0, 0, 0, 0, f->what };
+
+		xa_findings_add(&keep, &f->p, &loc);
+	}
+	xa_findings_release(&ctx->findings);
+	ctx->findings = keep;
+	if (ctx->ags) {
+		for (uint32_t i = 0; i < ctx->nags; i++)
+			xa_ag_release(&ctx->ags[i]);
+	}
+	free(ctx->ags);
+	ctx->ags = NULL;
+	ctx->nags = 0;
+	memset(&ctx->sb, 0, sizeof(ctx->sb));
+	memset(&ctx->geom, 0, sizeof(ctx->geom));
+	ctx->sb_primary_ok = false;
+	ctx->geom_source = XA_GEOM_NONE;
+	ctx->sb_votes_for = ctx->sb_votes_total = 0;
+	ctx->truncated = false;
+	return xa_pass_superblocks(ctx);
+}
+
 static const struct xa_pass xa_passes[] = {
 	{ "superblocks", xa_pass_superblocks, XA_RUN_INFO | XA_RUN_CHECK },
-	{ "ag-headers",  xa_pass_ag_headers,  XA_RUN_INFO | XA_RUN_CHECK },
 	{ "log",         xa_pass_log,         XA_RUN_INFO | XA_RUN_CHECK },
+	{ "ag-headers",  xa_pass_ag_headers,  XA_RUN_INFO | XA_RUN_CHECK },
 	{ "btrees",      xa_pass_btrees,      XA_RUN_CHECK },
 	{ "inodes",      xa_pass_inodes,      XA_RUN_CHECK },
 	{ "ownership",   xa_pass_ownership,   XA_RUN_CHECK },
@@ -159,6 +226,8 @@ static const struct xa_pass xa_passes[] = {
 
 int xa_run(struct xa_ctx *ctx, unsigned mode)
 {
+	size_t nsb = 0;
+
 	for (size_t i = 0; i < sizeof(xa_passes) / sizeof(xa_passes[0]); i++) {
 		const struct xa_pass *p = &xa_passes[i];
 		int rc;
@@ -170,9 +239,16 @@ int xa_run(struct xa_ctx *ctx, unsigned mode)
 			break;
 		if (ctx->opts.progress)
 			ctx->opts.progress(ctx->opts.progress_arg, p->name, UINT32_MAX, ctx->nags);
+		if (p->run == xa_pass_log)
+			nsb = ctx->findings.count;
 		rc = p->run(ctx);
 		if (rc < 0)
 			return rc;
+		if (p->run == xa_pass_log && ctx->overlay) {
+			rc = reread_superblocks(ctx, nsb);
+			if (rc < 0)
+				return rc;
+		}
 	}
 	xa_findings_sort(&ctx->findings);
 	return 0;

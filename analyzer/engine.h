@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "analyzer/findings/findings.h"
+#include "analyzer/log/log_replay.h"
+#include "analyzer/log/log_scan.h"
 #include "analyzer/model/bitmap.h"
 #include "formats/agf.h"
 #include "formats/agi.h"
@@ -21,6 +23,7 @@
 #include "formats/sb.h"
 
 struct ximg;
+struct ximg_overlay;
 struct xcache;
 struct xa_own;
 struct ximg_open_opts;
@@ -117,12 +120,27 @@ struct xa_options {
 	/* Called at the start of each pass and each AG within it (may be NULL). */
 	void   (*progress)(void *arg, const char *pass, uint32_t agno, uint32_t nags);
 	void    *progress_arg;
+	bool     no_replay;         /* analyse the on-disk state of a dirty log's
+	                               filesystem, not the replayed one */
+};
+
+/* What the log pass found and, for a dirty log, what replay did. */
+struct xa_log_state {
+	bool     present;           /* an internal log was read */
+	struct xa_log_pos    pos;
+	struct xa_log_bounds bounds;
+	struct xa_log_walk   walk;  /* where the walk from tail to head ended */
+	struct xa_log_replay_stats st;
+	bool     replayed;          /* the filesystem is seen through the replay */
 };
 
 struct xa_ctx {
 	/* input */
 	const char     *image_path;
-	struct ximg    *img;
+	struct ximg    *img;             /* what passes and views read: input, or
+	                                    the replay overlay over it */
+	struct ximg    *input;           /* the image as given (the evidence) */
+	struct ximg_overlay *overlay;    /* replayed log changes, or NULL */
 	struct xcache  *cache;
 	uint64_t        image_size;      /* bytes of the (partition) image */
 	bool            have_sha256;
@@ -141,6 +159,7 @@ struct xa_ctx {
 	bool            log_dirty;
 	uint64_t        log_last_lsn;    /* LSN of the last record before the head (0 = none
 	                                    found); metadata written by a repair carries it */
+	struct xa_log_state log;
 
 	/* per-AG results */
 	struct xa_ag   *ags;
@@ -177,6 +196,13 @@ int xa_ctx_open(struct xa_ctx *ctx, const char *path,
  * on success (released by xa_ctx_release).  Returns 0 or a negative xerr.
  */
 int xa_ctx_open_img(struct xa_ctx *ctx, struct ximg *img, const struct xa_options *opts);
+
+/*
+ * Read the filesystem through ov from now on (the log pass calls this after
+ * a replay): a new block cache over an overlay image of ctx->input.  ctx
+ * takes ownership of ov on success.  Returns 0 or a negative xerr.
+ */
+int xa_ctx_use_overlay(struct xa_ctx *ctx, struct ximg_overlay *ov);
 
 /* The record of in-use inode ino, or NULL. */
 struct xa_irec *xa_irec_find(struct xa_ctx *ctx, uint64_t ino);

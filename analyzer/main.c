@@ -26,6 +26,7 @@
 #include "analyzer/views/extract.h"
 #include "analyzer/views/files.h"
 #include "analyzer/views/fsmap.h"
+#include "analyzer/views/loglist.h"
 #include "analyzer/views/ls.h"
 #include "analyzer/views/map.h"
 #include "analyzer/views/show.h"
@@ -63,6 +64,8 @@ struct cli {
 	bool        html;
 	bool        have_ag;
 	uint32_t    ag;
+	bool        no_replay;
+	bool        log_only;
 	struct ximg_open_opts io;
 	int         nargs;
 	char      **args;
@@ -117,6 +120,10 @@ static void usage(FILE *f)
 		"  --force                 (repair, map) overwrite an existing OUT\n"
 		"  --dry-run               (repair) print the plan, write nothing\n"
 		"  --zero-log              (repair) discard a dirty log, as xfs_repair -L does\n"
+		"  --no-replay             analyse the state on disk: do not replay a dirty log\n"
+		"                          (by default it is replayed in memory, and into OUT)\n"
+		"  --log-only              (info, check) list the dirty log's transactions: LSN,\n"
+		"                          items, the inodes and blocks each touched\n"
 		"  -h, --help              this text;  --version  the version\n"
 		"\n"
 		"The image is only ever opened read-only.\n"
@@ -135,6 +142,8 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "force", no_argument, NULL, 'f' },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "zero-log", no_argument, NULL, 'L' },
+		{ "no-replay", no_argument, NULL, 'Z' },
+		{ "log-only", no_argument, NULL, 'J' },
 		{ "partition", required_argument, NULL, 'p' },
 		{ "annotate", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'J' },
@@ -181,6 +190,12 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			break;
 		case 'L':
 			c->zero_log = true;
+			break;
+		case 'Z':
+			c->no_replay = true;
+			break;
+		case 'J':
+			c->log_only = true;
 			break;
 		case 'O':
 			if (xa_parse_u64(optarg, &v)) {
@@ -311,6 +326,7 @@ static int run_repair(const struct cli *c)
 	ro.force = c->force;
 	ro.dry_run = c->dry_run;
 	ro.zero_log = c->zero_log;
+	ro.no_replay = c->no_replay;
 	ro.progress = c->progress;
 	ro.quiet = c->quiet;
 	return xr_cmd_repair(&ro, stdout, stderr);
@@ -414,9 +430,14 @@ static int run(const struct cli *c)
 		fprintf(stderr, "xfsrecon: unexpected argument '%s'\n", c->args[0]);
 		return EXIT_USAGE;
 	}
+	if (c->log_only && strcmp(c->command, "info") && strcmp(c->command, "check")) {
+		fprintf(stderr, "xfsrecon: --log-only belongs to info and check\n");
+		return EXIT_USAGE;
+	}
 	if (c->progress) {
 		opts.progress = progress_cb;
 	}
+	opts.no_replay = c->no_replay;
 	rc = xa_ctx_open(&ctx, c->image, &c->io, &opts, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "xfsrecon: %s\n", err);
@@ -488,11 +509,18 @@ static int run(const struct cli *c)
 		xa_ctx_release(&ctx);
 		return rc ? exit_for_error(rc) : EXIT_CLEAN;
 	}
+	if (c->log_only) {
+		rc = xa_cmd_log_list(&ctx, stdout, stderr);
+		if (fflush(stdout) != 0 && !rc)
+			rc = XERR_IO;
+		xa_ctx_release(&ctx);
+		return rc ? exit_for_error(rc) : EXIT_CLEAN;
+	}
 	if (!strcmp(c->command, "info")) {
 		xa_report_text_info(stdout, &ctx);
 	} else {
 		if (c->xml && !c->no_hash) {
-			if (ximg_sha256(ctx.img, ctx.sha256) == 0)
+			if (ximg_sha256(ctx.input, ctx.sha256) == 0)
 				ctx.have_sha256 = true;
 		}
 		if (c->quiet) {
@@ -501,6 +529,11 @@ static int run(const struct cli *c)
 				ctx.findings.by_severity[XSEV_WARNING],
 				ctx.findings.by_severity[XSEV_INFO]);
 		} else {
+			if (ctx.log_dirty) {
+				fprintf(stdout, "log:        dirty; %s\n", ctx.log.replayed ?
+					"checked as replayed" : "checked as on disk (not replayed)");
+				xa_report_text_log(stdout, &ctx);
+			}
 			xa_report_text_findings(stdout, &ctx);
 		}
 		if (c->xml) {

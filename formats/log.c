@@ -141,6 +141,54 @@ int xfmt_log_rec_crc(const uint8_t *rec, size_t len, uint32_t *crc)
 	return 0;
 }
 
+enum xfmt_log_rec_bad xfmt_log_rec_check(const struct xfmt_log_rec *r)
+{
+	uint32_t hblks;
+
+	if (r->magicno != XLOG_HEADER_MAGIC)
+		return XLOG_REC_BAD_MAGIC;
+	if (r->version != 1 && r->version != 2)
+		return XLOG_REC_BAD_VERSION;
+	if (r->version == 2 && r->size > XLOG_MAX_RECORD_BYTES)
+		return XLOG_REC_BAD_SIZE;
+	hblks = xfmt_log_rec_hdr_blocks(r);
+	/* Each header sector restores the first words of 64 payload
+	 * sectors: a longer payload could not be read back. */
+	if (r->len == 0 || r->len > XLOG_MAX_RECORD_BYTES ||
+	    r->len > (uint64_t)hblks * XLOG_HEADER_CYCLE_SIZE)
+		return XLOG_REC_BAD_LEN;
+	return XLOG_REC_OK;
+}
+
+uint64_t xfmt_log_rec_total_blocks(const struct xfmt_log_rec *r)
+{
+	return xfmt_log_rec_hdr_blocks(r) + ((uint64_t)r->len + XLOG_BB - 1) / XLOG_BB;
+}
+
+int xfmt_log_rec_restore(uint8_t *rec, size_t len)
+{
+	struct xfmt_log_rec r;
+	uint32_t hblks, nsect;
+
+	if (xfmt_log_rec_decode(rec, len, &r) != 0 || xfmt_log_rec_check(&r) != XLOG_REC_OK)
+		return -1;
+	hblks = xfmt_log_rec_hdr_blocks(&r);
+	nsect = (r.len + XLOG_BB - 1) / XLOG_BB;
+	if ((uint64_t)(hblks + nsect) * XLOG_BB > len)
+		return -1;
+	for (uint32_t i = 0; i < nsect; i++) {
+		uint32_t j = i / 64, k = i % 64;
+		const uint8_t *src;
+
+		if (j >= hblks)
+			return -1;
+		src = j == 0 ? rec + OFF_CYCLE_DATA + 4 * k
+			     : rec + (size_t)j * XLOG_BB + 4 + 4 * k;
+		memcpy(rec + (size_t)(hblks + i) * XLOG_BB, src, 4);
+	}
+	return 0;
+}
+
 uint32_t xfmt_log_unmount_rec_size(uint32_t version, uint32_t sunit)
 {
 	if (version != 2 || sunit <= 1)

@@ -113,6 +113,34 @@ uint32_t xfmt_log_unmount_rec_size(uint32_t version, uint32_t sunit);
 int xfmt_log_unmount_rec_encode(const struct xfmt_log_unmount_args *a, uint8_t *buf,
 				size_t len);
 
+/* Why a record header cannot start a record (0 = it can). */
+enum xfmt_log_rec_bad {
+	XLOG_REC_OK = 0,
+	XLOG_REC_BAD_MAGIC,
+	XLOG_REC_BAD_VERSION,   /* not 1 or 2 */
+	XLOG_REC_BAD_LEN,       /* h_len 0, or more than its header sectors can describe */
+	XLOG_REC_BAD_SIZE,      /* v2 h_size over the largest record */
+};
+
+/*
+ * Is r usable as a record header (magic, version, payload length within
+ * what its header sectors restore, h_size bounded)?  The kernel's
+ * xlog_valid_rec_header makes the same checks before reading a payload.
+ */
+enum xfmt_log_rec_bad xfmt_log_rec_check(const struct xfmt_log_rec *r);
+
+/* 512-byte blocks the whole record takes: header sectors plus payload. */
+uint64_t xfmt_log_rec_total_blocks(const struct xfmt_log_rec *r);
+
+/*
+ * Undo the cycle stamps of a whole record (rec: header sectors then the
+ * payload, len bytes, laid out contiguously): the first word of every
+ * payload sector is put back from h_cycle_data or the extended headers.
+ * Returns 0, or -1 if the record does not fit in len or needs extended
+ * headers it does not have.
+ */
+int xfmt_log_rec_restore(uint8_t *rec, size_t len);
+
 extern const struct xfmt_field xfmt_log_rec_fields[];
 
 #endif /* XFMT_LOG_H */

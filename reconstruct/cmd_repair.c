@@ -167,6 +167,8 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 
 	memset(&ri, 0, sizeof(ri));
 	opts.keep_ownership = true;
+	/* Discarding the log means repairing the state on disk. */
+	opts.no_replay = o->zero_log || o->no_replay;
 	if (o->progress) {
 		opts.progress = pass_progress;
 		opts.progress_arg = errs;
@@ -192,7 +194,7 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 	/* The input's hash goes into the report and pairs with OUT's; a dry
 	 * run without a report has nowhere to put it, and on a large image it
 	 * would cost more than the plan. */
-	if (rc == 0 && (!o->dry_run || o->report) && ximg_sha256(ctx.img, ctx.sha256) == 0)
+	if (rc == 0 && (!o->dry_run || o->report) && ximg_sha256(ctx.input, ctx.sha256) == 0)
 		ctx.have_sha256 = true;
 	if (rc == 0)
 		rc = xr_repair_plan(&ctx, &ro, &plan, &sum, err, sizeof(err));
@@ -209,9 +211,10 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 		goto out;
 	}
 	if (sum.refused) {
-		fprintf(errs, "xfsrecon: %s: the log is dirty: the newest metadata changes are only in "
-			"the journal.\nxfsrecon: repairing now would lose them; --zero-log discards them "
-			"(as xfs_repair -L does).\n", o->image);
+		fprintf(errs, "xfsrecon: %s: the log is dirty and was not replayed: the newest metadata "
+			"changes are only in the journal.\nxfsrecon: repairing now would lose them; "
+			"without --no-replay they are replayed, --zero-log discards them (as xfs_repair "
+			"-L does).\n", o->image);
 		ri.result = "refused";
 		finish_report(o, &ctx, &plan, &sum, &ri, errs);
 		code = XR_EXIT_LEFT;

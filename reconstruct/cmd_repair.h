@@ -19,6 +19,8 @@ struct xr_cmd_repair_opts {
 	bool        force;        /* overwrite an existing OUT */
 	bool        dry_run;      /* print the plan, write nothing */
 	bool        zero_log;     /* discard a dirty log */
+	bool        no_replay;    /* do not replay a dirty log (it is then refused
+	                             unless zero_log discards it) */
 	bool        progress;     /* progress on stderr */
 	bool        quiet;        /* only the summary line */
 };

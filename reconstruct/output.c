@@ -92,7 +92,7 @@ static int pwrite_full(struct out *w, const uint8_t *p, size_t len, uint64_t off
 static const char *same_as_input(const struct xa_ctx *ctx, const struct stat *st)
 {
 	struct stat in;
-	int fd = ximg_raw_fd(ctx->img);
+	int fd = ximg_raw_fd(ctx->input);
 
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 0 ? (fd < 0 || fstat(fd, &in) != 0)
@@ -209,10 +209,10 @@ static int copy_read_write(struct out *w)
 
 	for (uint64_t off = 0; off < size; off += COPY_CHUNK) {
 		size_t n = size - off < COPY_CHUNK ? (size_t)(size - off) : COPY_CHUNK;
-		int rc = ximg_pread(w->ctx->img, w->buf, n, off);
+		int rc = ximg_pread(w->ctx->input, w->buf, n, off);
 
 		if (rc)
-			return fail(w, rc, "%s: %s", w->ctx->img->name, w->ctx->img->errmsg);
+			return fail(w, rc, "%s: %s", w->ctx->input->name, w->ctx->input->errmsg);
 		rc = w->is_blk ? pwrite_full(w, w->buf, n, off) : write_sparse(w, w->buf, n, off);
 		if (rc)
 			return rc;
@@ -274,7 +274,7 @@ static int copy_ranges(struct out *w, int in)
 
 static int copy_input(struct out *w)
 {
-	int in = ximg_raw_fd(w->ctx->img);
+	int in = ximg_raw_fd(w->ctx->input);
 	struct stat st;
 	uint64_t done0 = w->done;
 

@@ -212,7 +212,7 @@ int xr_plan_finish(struct xr_plan *p, struct xa_ctx *ctx)
 		struct xr_change *c = &p->changes[i];
 
 		/* A change past the end of a truncated image is always kept. */
-		if (ximg_pread(ctx->img, cur, c->len, c->offset) == 0 &&
+		if (ximg_pread(ctx->input, cur, c->len, c->offset) == 0 &&
 		    memcmp(cur, c->bytes, c->len) == 0) {
 			p->bytes -= c->len;
 			free(c->bytes);

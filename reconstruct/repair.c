@@ -8,7 +8,10 @@
  *      ownership changed in phase 1, gets new free-space, inode, rmap and
  *      refcount trees, AGFL, AGF and AGI from what stays owned;
  *   3. superblocks: counters summed from the AGs, copies from the primary;
- *   4. the log: a dirty log is refused unless the user discards it.
+ *   4. the log: a dirty log the analyzer replayed goes into OUT (its
+ *      sectors around the changes planned from the replayed view) with a
+ *      clean log; one it did not replay is refused unless the user
+ *      discards it.
  * Every finding an action covers is answered by it; error findings left
  * unanswered make the plan incomplete (exit 4), which the CLI reports.
  */
@@ -25,6 +28,7 @@
 #include "formats/btrec.h"
 #include "formats/geom.h"
 #include "reconstruct/log_clear.h"
+#include "reconstruct/log_replay_plan.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair_int.h"
 #include "reconstruct/sb_write.h"
@@ -468,8 +472,10 @@ static int plan_superblocks(struct xr_rp *rp)
 			what |= XR_SB_PRIMARY;
 	if (rp->cleared.used || rp->new_inodes.used)
 		what |= XR_SB_PRIMARY;
-	/* Dropping a dirty log drops the counter updates it held too. */
-	if (ctx->log_dirty && rp->o->zero_log)
+	/* Dropping a dirty log drops the counter updates it held too; a
+	 * replayed one leaves lazy counters for the mount to recompute, which
+	 * we do here instead. */
+	if (ctx->log_dirty && (rp->o->zero_log || ctx->log.replayed))
 		what |= XR_SB_PRIMARY;
 	if (!what)
 		return 0;
@@ -523,22 +529,35 @@ static int plan_superblocks(struct xr_rp *rp)
 	return 0;
 }
 
-/* A dirty log the user asked to discard: a clean log of a later cycle. */
+/* A dirty log: replayed into OUT, or discarded as the user asked; either
+ * way OUT gets a clean log of a later cycle. */
 static int plan_log(struct xr_rp *rp, uint32_t cycle)
 {
 	struct xa_ctx *ctx = rp->ctx;
 	int action, rc;
 
-	if (!ctx->log_dirty || !rp->o->zero_log)
+	if (!ctx->log_dirty || (!rp->o->zero_log && !ctx->log.replayed))
 		return 0;
-	action = xr_plan_action(rp->plan, "zero-log", XR_NO_AG, 0,
-				"dirty log discarded: a clean log of cycle %" PRIu32 " written", cycle);
+	if (rp->o->zero_log)
+		action = xr_plan_action(rp->plan, "zero-log", XR_NO_AG, 0,
+					"dirty log discarded: a clean log of cycle %" PRIu32 " written",
+					cycle);
+	else
+		action = xr_plan_action(rp->plan, "replay-log", XR_NO_AG, 0,
+					"dirty log replayed: %" PRIu64 " transactions, %" PRIu64
+					" bytes of metadata; a clean log of cycle %" PRIu32 " written",
+					ctx->log.st.transactions, ctx->log.st.bytes, cycle);
 	if (action < 0)
 		return action;
-	rc = xr_log_clear_plan(&rp->env, cycle, action);
-	for (size_t i = 0; !rc && i < ctx->findings.count; i++)
-		if (ctx->findings.items[i].p.code == XP_imageDirtyLog)
+	rc = rp->o->zero_log ? 0 : xr_log_replay_plan(ctx, rp->plan, action);
+	if (!rc)
+		rc = xr_log_clear_plan(&rp->env, cycle, action);
+	for (size_t i = 0; !rc && i < ctx->findings.count; i++) {
+		enum xprob_code c = ctx->findings.items[i].p.code;
+
+		if (c == XP_imageDirtyLog || c == XP_logTornHead || c == XP_logDamaged)
 			rc = rp_answer(rp, action, i);
+	}
 	return rc;
 }
 
@@ -578,7 +597,7 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 		rp.ags[a].action = -1;
 
 	sum->dirty_log = ctx->log_dirty;
-	if (ctx->log_dirty && !o->zero_log) {
+	if (ctx->log_dirty && !o->zero_log && !ctx->log.replayed) {
 		sum->refused = true;
 		goto count;
 	}

@@ -49,8 +49,8 @@ static void write_input(struct xa_xw *x, const struct xa_ctx *ctx)
 	xa_xw_attr_u64(x, "size", ctx->image_size);
 	if (ctx->have_sha256)
 		xa_xw_attr_sha256(x, "sha256", ctx->sha256);
-	if (ctx->img && ctx->img->ops && ctx->img->ops->kind)
-		xa_xw_attr(x, "kind", ctx->img->ops->kind);
+	if (ctx->input && ctx->input->ops && ctx->input->ops->kind)
+		xa_xw_attr(x, "kind", ctx->input->ops->kind);
 	xa_xw_end(x);
 }
 

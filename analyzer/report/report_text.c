@@ -113,13 +113,50 @@ static const char *geom_source_text(enum xa_geom_source s)
 	}
 }
 
+/* "cycle/block" of an LSN, as xfs_logprint writes it. */
+static void lsn_text(uint64_t lsn, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRIu32 "/%" PRIu32, (uint32_t)(lsn >> 32), (uint32_t)lsn);
+}
+
+void xa_report_text_log(FILE *out, const struct xa_ctx *ctx)
+{
+	const struct xa_log_state *ls = &ctx->log;
+	char head[32], tail[32];
+
+	if (!ls->present)
+		return;
+	lsn_text(((uint64_t)ls->bounds.head_cycle << 32) | ls->bounds.head, head, sizeof(head));
+	lsn_text(((uint64_t)ls->bounds.tail_cycle << 32) | ls->bounds.tail, tail, sizeof(tail));
+	fprintf(out, "            head %s, tail %s (cycle/block)", head, tail);
+	if (!ctx->log_dirty) {
+		fprintf(out, "\n");
+		return;
+	}
+	fprintf(out, ", %" PRIu64 " records, %" PRIu64 " transactions%s\n", ls->walk.records,
+		ls->st.transactions,
+		ls->walk.end == XA_LOG_WALK_TORN ? " (torn write at the head dropped)" :
+		ls->walk.end == XA_LOG_WALK_DAMAGED ? " (walk stopped at damage)" : "");
+	if (ls->replayed)
+		fprintf(out, "            replayed in memory: %" PRIu64 " buffers, %" PRIu64
+			" inode buffers, %" PRIu64 " inodes, %" PRIu64 " inode chunks (%" PRIu64
+			" bytes); skipped %" PRIu64 " newer and %" PRIu64 " cancelled buffers, %" PRIu64
+			" inodes\n", ls->st.bufs, ls->st.inode_bufs, ls->st.inodes, ls->st.icreates,
+			ls->st.bytes, ls->st.bufs_newer, ls->st.bufs_cancelled, ls->st.inodes_skipped);
+	else
+		fprintf(out, "            not replayed: the state on disk is shown\n");
+	if (ls->st.intents)
+		fprintf(out, "            intents: %" PRIu64 " logged, %" PRIu64 " without a done item\n",
+			ls->st.intents, ls->st.intents_pending);
+}
+
 void xa_report_text_info(FILE *out, const struct xa_ctx *ctx)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	char uuid[40], feats[512];
 
 	fprintf(out, "image:      %s (%s, %" PRIu64 " bytes)\n", ctx->image_path,
-		ctx->img ? ctx->img->ops->kind : "?", ctx->image_size);
+		ctx->input ? ctx->input->ops->kind : "?", ctx->image_size);
 	if (ctx->geom_source == XA_GEOM_NONE) {
 		fprintf(out, "filesystem: no usable XFS superblock\n");
 		return;
@@ -149,6 +186,7 @@ void xa_report_text_info(FILE *out, const struct xa_ctx *ctx)
 		geom_source_text(ctx->geom_source), ctx->sb_votes_for, ctx->sb_votes_total);
 	fprintf(out, "log:        %s\n", !ctx->log_checked ? "not checked (external or unreadable)"
 		: ctx->log_dirty ? "dirty (not cleanly unmounted; needs replay)" : "clean");
+	xa_report_text_log(out, ctx);
 	fprintf(out, "counters:   icount %" PRIu64 ", ifree %" PRIu64 ", fdblocks %" PRIu64 "\n",
 		ctx->sb.icount, ctx->sb.ifree, ctx->sb.fdblocks);
 	fprintf(out, "\n%4s %10s %10s %10s %6s %10s %10s  %s\n", "ag", "length", "freeblks",

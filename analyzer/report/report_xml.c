@@ -148,8 +148,8 @@ static void write_input(struct xa_xw *x, const struct xa_ctx *ctx)
 			snprintf(hex + 2 * i, 3, "%02x", ctx->sha256[i]);
 		xa_xw_attr(x, "sha256", hex);
 	}
-	if (ctx->img && ctx->img->ops && ctx->img->ops->kind)
-		xa_xw_attr(x, "kind", ctx->img->ops->kind);
+	if (ctx->input && ctx->input->ops && ctx->input->ops->kind)
+		xa_xw_attr(x, "kind", ctx->input->ops->kind);
 	xa_xw_end(x);
 }
 
@@ -279,9 +279,29 @@ static void write_geometry(struct xa_xw *x, const struct xa_ctx *ctx)
 static void write_log(struct xa_xw *x, const struct xa_ctx *ctx)
 {
 	xa_xw_start(x, "log");
+	const struct xa_log_state *ls = &ctx->log;
+
 	xa_xw_attr_bool(x, "checked", ctx->log_checked);
 	if (ctx->log_checked)
 		xa_xw_attr_bool(x, "dirty", ctx->log_dirty);
+	if (ls->present) {
+		xa_xw_attr_u64(x, "headLsn", ((uint64_t)ls->bounds.head_cycle << 32) | ls->bounds.head);
+		xa_xw_attr_u64(x, "tailLsn", ((uint64_t)ls->bounds.tail_cycle << 32) | ls->bounds.tail);
+	}
+	if (ls->present && ctx->log_dirty) {
+		xa_xw_attr_u64(x, "records", ls->walk.records);
+		xa_xw_attr_u64(x, "transactions", ls->st.transactions);
+		xa_xw_attr(x, "walk", ls->walk.end == XA_LOG_WALK_TORN ? "torn-head" :
+				      ls->walk.end == XA_LOG_WALK_DAMAGED ? "damaged" : "complete");
+		xa_xw_attr_bool(x, "replayed", ls->replayed);
+		if (ls->replayed) {
+			xa_xw_attr_u64(x, "buffers", ls->st.bufs + ls->st.inode_bufs);
+			xa_xw_attr_u64(x, "inodes", ls->st.inodes);
+			xa_xw_attr_u64(x, "inodeChunks", ls->st.icreates);
+			xa_xw_attr_u64(x, "replayedBytes", ls->st.bytes);
+		}
+		xa_xw_attr_u64(x, "intentsPending", ls->st.intents_pending);
+	}
 	xa_xw_end(x);
 }
 

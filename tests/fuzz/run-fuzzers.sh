@@ -31,7 +31,7 @@ set -eu
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 builddir=${FUZZ_BUILDDIR:-$srcdir/_build-fuzzers}
-ALL="sb agheaders btree dinode log dir attr image"
+ALL="sb agheaders btree dinode log dir attr image logitem"
 
 build() {
 	mkdir -p "$builddir"

@@ -122,6 +122,8 @@ int main(int argc, char **argv)
 	out = argv[argi + 2];
 	argi += 3;
 
+	/* The writers here work on the state on disk, as xfs_repair -L does. */
+	opts.no_replay = true;
 	if (xa_ctx_open(&ctx, image, NULL, &opts, err, sizeof(err)) != 0) {
 		fprintf(stderr, "xrwrite: %s\n", err);
 		return 1;

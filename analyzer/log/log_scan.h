@@ -1,0 +1,88 @@
+/*
+ * log_scan.h - finding the live part of the internal log and walking its
+ * records in order.
+ *
+ * The head is found from cycle numbers as the kernel finds it (a binary
+ * search for the cycle change, then a look back over the blocks in-flight
+ * log buffers could have left out of order); the tail comes from the last
+ * record header before the head; the log is clean when that record is an
+ * unmount record ending at the head (xfs-ondisk.md 10.3).  The walk reads
+ * each record from the tail to the head (wrapping), checks its header, its
+ * LSN against its place in the log, its uuid and CRC, undoes the cycle
+ * stamps and hands the payload to a callback.  A bad record close to the
+ * head is a torn write (the walk ends there, as recovery's head check
+ * does); elsewhere it is damage and the walk stops.  The log is read from
+ * ctx->input, the image as given.
+ */
+#ifndef XA_LOG_SCAN_H
+#define XA_LOG_SCAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "formats/log.h"
+
+struct xa_ctx;
+
+/* Log blocks a torn write can span: 8 in-core log buffers of 256 KiB. */
+#define XA_LOG_TORN_WINDOW (8u * (XLOG_MAX_RECORD_BYTES / 512u))
+
+struct xa_log_pos {
+	uint64_t start;  /* filesystem byte of log block 0 */
+	uint32_t nbb;    /* log size in 512-byte blocks */
+};
+
+struct xa_log_bounds {
+	bool     found;        /* a record header was found before the head */
+	bool     clean;        /* the last record is an unmount record ending at the head */
+	uint32_t head, tail;   /* log blocks */
+	uint32_t head_cycle;   /* cycle the head's next record would have */
+	uint32_t tail_cycle;
+	uint64_t last_lsn;     /* LSN of the last record before the head */
+};
+
+enum xa_log_walk_end {
+	XA_LOG_WALK_DONE,      /* reached the head */
+	XA_LOG_WALK_TORN,      /* a torn write near the head: the walk ended there */
+	XA_LOG_WALK_DAMAGED,   /* a bad record, or a payload the callback refused */
+};
+
+struct xa_log_walk {
+	enum xa_log_walk_end end;
+	const char *why;       /* static: what was wrong (torn or damaged) */
+	uint32_t bad_block;    /* log block of the bad record */
+	uint64_t lost_blocks;  /* log blocks from it to the head */
+	uint64_t records;      /* records handed to the callback */
+	uint64_t last_lsn;     /* LSN of the last of them (0 = none) */
+};
+
+/*
+ * Where the internal log is: 0 and *pos, or 1 when there is none to read
+ * (external log, a log outside the image, or no geometry).
+ */
+int xa_log_locate(const struct xa_ctx *ctx, struct xa_log_pos *pos);
+
+/*
+ * Find head, tail and the last record.  Returns 0 (b->found false when no
+ * record header precedes the head), or a negative xerr when the log cannot
+ * be read (an imageReadError finding is recorded).
+ */
+int xa_log_find(struct xa_ctx *ctx, const struct xa_log_pos *pos, struct xa_log_bounds *b);
+
+/*
+ * Called for each good record: r its header, payload its h_len bytes with
+ * the cycle stamps undone, block its log block.  Return 0 to go on, a
+ * positive value to call the record damaged (set *why, a static string),
+ * or a negative xerr to abort the walk.
+ */
+typedef int (*xa_log_rec_fn)(void *arg, const struct xfmt_log_rec *r, const uint8_t *payload,
+			     uint32_t block, const char **why);
+
+/*
+ * Walk the records from b->tail to b->head.  Returns 0 with *w filled (see
+ * w->end), or the callback's or a read's negative xerr.
+ */
+int xa_log_walk(struct xa_ctx *ctx, const struct xa_log_pos *pos, const struct xa_log_bounds *b,
+		xa_log_rec_fn fn, void *arg, struct xa_log_walk *w);
+
+#endif /* XA_LOG_SCAN_H */
