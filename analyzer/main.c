@@ -131,6 +131,10 @@ static void usage(FILE *f)
 		"            8 operational error, 16 usage error\n");
 }
 
+/* Codes of long options without a short letter: past every char, so a new
+ * option cannot collide with a letter another one uses. */
+enum { OPT_LOG_ONLY = 0x100 };
+
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
 	static const struct option longopts[] = {
@@ -143,7 +147,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "zero-log", no_argument, NULL, 'L' },
 		{ "no-replay", no_argument, NULL, 'Z' },
-		{ "log-only", no_argument, NULL, 'J' },
+		{ "log-only", no_argument, NULL, OPT_LOG_ONLY },
 		{ "partition", required_argument, NULL, 'p' },
 		{ "annotate", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'J' },
@@ -194,7 +198,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		case 'Z':
 			c->no_replay = true;
 			break;
-		case 'J':
+		case OPT_LOG_ONLY:
 			c->log_only = true;
 			break;
 		case 'O':
