@@ -14,7 +14,9 @@
  * A v5 filesystem stamps metadata with LSNs; a log behind the largest of
  * them upsets recovery and makes xfs_repair reformat the log.  So the cycle
  * is chosen past the largest LSN (xr_log_clear_cycle), and metadata the
- * repair writes must carry an LSN no later than xr_log_clear_head_lsn.
+ * repair writes must carry an LSN strictly before xr_log_clear_head_lsn
+ * (xfs_repair calls metadata stamped with the head LSN itself "ahead of the
+ * log"): the LSN of the cleared log's first record, (cycle, 0), is right.
  */
 #ifndef XR_LOG_CLEAR_H
 #define XR_LOG_CLEAR_H

@@ -234,8 +234,10 @@ static int ag_kept(struct xr_rp *rp, uint32_t agno, struct xa_ownlist *out)
 		const struct xa_ownrec *r = &fwd->recs[i];
 		int rc;
 
+		/* Leftover CoW staging extents are freed, as the kernel's
+		 * mount and xfs_repair free them (finding cowLeftover). */
 		if (r->owner == XFS_RMAP_OWN_AG || r->owner == XFS_RMAP_OWN_INOBT ||
-		    r->owner == XFS_RMAP_OWN_REFC)
+		    r->owner == XFS_RMAP_OWN_REFC || r->owner == XFS_RMAP_OWN_COW)
 			continue;
 		if (rp_record_dropped(rp, r->owner, r->flags))
 			continue;
@@ -610,7 +612,8 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 			snprintf(err, errlen, "the dirty log cannot be discarded: %s", xerr_str(rc));
 			goto out;
 		}
-		rp.env.lsn = xr_log_clear_head_lsn(&rp.env, log_cycle);
+		/* The cleared log's unmount record, behind its head. */
+		rp.env.lsn = (uint64_t)log_cycle << 32;
 	}
 
 	fix_rootino(&rp);

@@ -613,6 +613,29 @@ static void check_refcounts(struct xa_ctx *ctx, struct xa_ag *ag, struct own_ag 
 	free(st);
 }
 
+/*
+ * CoW staging extents live only while a filesystem is mounted: the kernel
+ * cancels them at unmount and frees leftovers at mount, after log recovery,
+ * and xfs_repair frees them too.  One found here (on any image, a replayed
+ * one included) is therefore a leftover, and blocks the planner frees.
+ */
+static void report_cow_leftovers(struct xa_ctx *ctx, const struct xa_ag *ag,
+				 const struct own_ag *oa)
+{
+	unsigned reported = 0;
+
+	for (size_t k = 0; k < oa->fwd.n && reported < REFC_FINDINGS_MAX; k++) {
+		const struct xa_ownrec *r = &oa->fwd.recs[k];
+		struct xa_loc loc = { XPROB_HAS_AG | XPROB_HAS_AGBNO, ag->agno, r->agbno, 0, 0,
+				      "refcountbt" };
+
+		if (r->owner != XFS_RMAP_OWN_COW)
+			continue;
+		xa_report(ctx, &loc, XP_cowLeftover, NULL, 0, r->len, XPROB_HAS_OBSERVED);
+		reported++;
+	}
+}
+
 int xa_pass_ownership(struct xa_ctx *ctx)
 {
 	struct xa_own *own = ctx->own;
@@ -643,8 +666,10 @@ int xa_pass_ownership(struct xa_ctx *ctx)
 				xa_ownlist_normalize(&oa->rmap);
 				compare_rmap(ctx, ag, oa);
 			}
-			if (xfmt_geom_has_reflink(&ctx->geom))
+			if (xfmt_geom_has_reflink(&ctx->geom)) {
 				check_refcounts(ctx, ag, oa);
+				report_cow_leftovers(ctx, ag, oa);
+			}
 		}
 		/* Each AG's lists are done with once it is checked, unless the
 		 * repair planner asked to keep them. */
