@@ -153,10 +153,68 @@ static int finish_report(const struct xr_cmd_repair_opts *o, const struct xa_ctx
 	return rc;
 }
 
-int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
+int xr_repair_prepare(const struct xr_prepare_opts *o, struct xa_ctx *ctx, struct xr_plan *plan,
+		      struct xr_repair_summary *sum, FILE *errs)
 {
 	struct xa_options opts = { 0 };
 	struct xr_repair_opts ro = { o->zero_log };
+	char err[512] = "";
+	int rc, code;
+
+	opts.keep_ownership = true;
+	/* Discarding the log means repairing the state on disk. */
+	opts.no_replay = o->zero_log || o->no_replay;
+	if (o->progress) {
+		opts.progress = pass_progress;
+		opts.progress_arg = errs;
+	}
+	rc = xa_ctx_open(ctx, o->image, o->io, &opts, err, sizeof(err));
+	if (rc) {
+		fprintf(errs, "xfsrecon: %s\n", err);
+		return rc == XERR_USAGE ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
+	}
+	xr_plan_init(plan);
+	rc = xa_run(ctx, XA_RUN_CHECK);
+	if (rc == XERR_NOTXFS || (rc == 0 && ctx->geom_source == XA_GEOM_NONE)) {
+		fprintf(errs, "xfsrecon: %s: not an XFS filesystem (no usable superblock)\n", o->image);
+		code = XR_EXIT_OPERATIONAL;
+		goto fail;
+	}
+	if (rc == 0 && (ctx->truncated || ctx->read_errors)) {
+		fprintf(errs, "xfsrecon: %s: the image is %s; refusing to repair from incomplete "
+			"evidence\n", o->image, ctx->truncated ? "truncated" : "unreadable in places");
+		code = XR_EXIT_OPERATIONAL;
+		goto fail;
+	}
+	/* The input's hash goes into the report and pairs with OUT's; a dry
+	 * run without a report has nowhere to put it, and on a large image it
+	 * would cost more than the plan. */
+	if (rc == 0 && o->hash && ximg_sha256(ctx->input, ctx->sha256) == 0)
+		ctx->have_sha256 = true;
+	if (rc == 0)
+		rc = xr_repair_plan(ctx, &ro, plan, sum, err, sizeof(err));
+	if (rc && plan->over_bound) {
+		fprintf(errs, "xfsrecon: %s: the repair would write more than %" PRIu64 " MiB, more "
+			"than a plan may hold in memory; XFSRECON_PLAN_MAX=MIB raises the bound\n",
+			o->image, (uint64_t)((plan->max_bytes ? plan->max_bytes : XR_PLAN_MAX_BYTES) >> 20));
+		code = XR_EXIT_OPERATIONAL;
+		goto fail;
+	}
+	if (rc) {
+		fprintf(errs, "xfsrecon: %s: %s\n", o->image, err[0] ? err : xerr_str(rc));
+		code = XR_EXIT_OPERATIONAL;
+		goto fail;
+	}
+	return 0;
+fail:
+	xr_plan_release(plan);
+	xa_ctx_release(ctx);
+	return code;
+}
+
+int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
+{
+	struct xr_prepare_opts po = { 0 };
 	struct xr_repair_summary sum;
 	struct xr_report_info ri;
 	struct xr_plan plan;
@@ -166,50 +224,15 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 	int rc, code;
 
 	memset(&ri, 0, sizeof(ri));
-	opts.keep_ownership = true;
-	/* Discarding the log means repairing the state on disk. */
-	opts.no_replay = o->zero_log || o->no_replay;
-	if (o->progress) {
-		opts.progress = pass_progress;
-		opts.progress_arg = errs;
-	}
-	rc = xa_ctx_open(&ctx, o->image, o->io, &opts, err, sizeof(err));
-	if (rc) {
-		fprintf(errs, "xfsrecon: %s\n", err);
-		return rc == XERR_USAGE ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
-	}
-	xr_plan_init(&plan);
-	rc = xa_run(&ctx, XA_RUN_CHECK);
-	if (rc == XERR_NOTXFS || (rc == 0 && ctx.geom_source == XA_GEOM_NONE)) {
-		fprintf(errs, "xfsrecon: %s: not an XFS filesystem (no usable superblock)\n", o->image);
-		code = XR_EXIT_OPERATIONAL;
-		goto out;
-	}
-	if (rc == 0 && (ctx.truncated || ctx.read_errors)) {
-		fprintf(errs, "xfsrecon: %s: the image is %s; refusing to repair from incomplete "
-			"evidence\n", o->image, ctx.truncated ? "truncated" : "unreadable in places");
-		code = XR_EXIT_OPERATIONAL;
-		goto out;
-	}
-	/* The input's hash goes into the report and pairs with OUT's; a dry
-	 * run without a report has nowhere to put it, and on a large image it
-	 * would cost more than the plan. */
-	if (rc == 0 && (!o->dry_run || o->report) && ximg_sha256(ctx.input, ctx.sha256) == 0)
-		ctx.have_sha256 = true;
-	if (rc == 0)
-		rc = xr_repair_plan(&ctx, &ro, &plan, &sum, err, sizeof(err));
-	if (rc && plan.over_bound) {
-		fprintf(errs, "xfsrecon: %s: the repair would write more than %" PRIu64 " MiB, more "
-			"than a plan may hold in memory; XFSRECON_PLAN_MAX=MIB raises the bound\n",
-			o->image, (uint64_t)((plan.max_bytes ? plan.max_bytes : XR_PLAN_MAX_BYTES) >> 20));
-		code = XR_EXIT_OPERATIONAL;
-		goto out;
-	}
-	if (rc) {
-		fprintf(errs, "xfsrecon: %s: %s\n", o->image, err[0] ? err : xerr_str(rc));
-		code = XR_EXIT_OPERATIONAL;
-		goto out;
-	}
+	po.image = o->image;
+	po.io = o->io;
+	po.zero_log = o->zero_log;
+	po.no_replay = o->no_replay;
+	po.progress = o->progress;
+	po.hash = !o->dry_run || o->report;
+	code = xr_repair_prepare(&po, &ctx, &plan, &sum, errs);
+	if (code)
+		return code;
 	if (sum.refused) {
 		fprintf(errs, "xfsrecon: %s: the log is dirty and was not replayed: the newest metadata "
 			"changes are only in the journal.\nxfsrecon: repairing now would lose them; "

@@ -37,4 +37,31 @@ enum {
 /* Run the command; messages go to out (results) and errs (diagnostics). */
 int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs);
 
+struct xa_ctx;
+struct xr_plan;
+struct xr_repair_summary;
+
+/* What `repair` and `plan` share: the input and how to plan it. */
+struct xr_prepare_opts {
+	const char *image;
+	const struct ximg_open_opts *io;
+	bool        zero_log;     /* discard a dirty log */
+	bool        no_replay;    /* do not replay a dirty log */
+	bool        progress;     /* progress on stderr */
+	bool        hash;         /* compute the input's SHA-256 (ctx->sha256) */
+};
+
+/*
+ * The one planner path of `repair` and `plan` (so that applying a stored
+ * plan gives exactly what `repair -o` writes): open and check IMAGE keeping
+ * the ownership lists, refuse a truncated or partly unreadable image, and
+ * plan the repair into plan (finished: sorted, no-op changes dropped).
+ * Returns 0 with ctx and plan ready (the caller releases both with
+ * xa_ctx_release and xr_plan_release; a refused dirty log is sum->refused),
+ * or the exit code of a failure already reported on errs (nothing to
+ * release then).
+ */
+int xr_repair_prepare(const struct xr_prepare_opts *o, struct xa_ctx *ctx, struct xr_plan *plan,
+		      struct xr_repair_summary *sum, FILE *errs);
+
 #endif /* XR_CMD_REPAIR_H */

@@ -40,7 +40,7 @@ static const char *type_name(uint16_t mode)
 	}
 }
 
-static void write_input(struct xa_xw *x, const struct xa_ctx *ctx)
+void xr_report_input(struct xa_xw *x, const struct xa_ctx *ctx)
 {
 	const char *path = ctx->image_path ? ctx->image_path : "";
 
@@ -65,8 +65,8 @@ static void write_output(struct xa_xw *x, const struct xr_report_info *ri)
 	xa_xw_end(x);
 }
 
-static void write_summary(struct xa_xw *x, const struct xa_ctx *ctx, const struct xr_plan *plan,
-			  const struct xr_repair_summary *sum, const struct xr_report_info *ri)
+void xr_report_summary(struct xa_xw *x, const struct xa_ctx *ctx, const struct xr_plan *plan,
+		       const struct xr_repair_summary *sum, const struct xr_report_info *ri)
 {
 	xa_xw_start(x, "summary");
 	xa_xw_attr(x, "result", ri->result);
@@ -85,7 +85,7 @@ static void write_summary(struct xa_xw *x, const struct xa_ctx *ctx, const struc
 	xa_xw_end(x);
 }
 
-static void write_findings(struct xa_xw *x, const struct xa_findings *f, const char *element)
+void xr_report_findings(struct xa_xw *x, const struct xa_findings *f, const char *element)
 {
 	char ref[32];
 
@@ -101,7 +101,7 @@ static void write_findings(struct xa_xw *x, const struct xa_findings *f, const c
 	xa_xw_end(x);
 }
 
-static void write_actions(struct xa_xw *x, const struct xr_plan *plan)
+void xr_report_actions(struct xa_xw *x, const struct xr_plan *plan)
 {
 	xa_xw_start(x, "actions");
 	for (size_t i = 0; i < plan->nactions && !x->failed; i++) {
@@ -171,7 +171,7 @@ static void write_changes(struct xa_xw *x, const struct xr_plan *plan)
 	xa_xw_end(x);
 }
 
-static void write_orphans(struct xa_xw *x, const struct xr_plan *plan)
+void xr_report_orphans(struct xa_xw *x, const struct xr_plan *plan)
 {
 	xa_xw_start(x, "orphans");
 	xa_xw_attr_u64(x, "count", plan->norphans);
@@ -197,7 +197,7 @@ static void write_orphans(struct xa_xw *x, const struct xr_plan *plan)
 	xa_xw_end(x);
 }
 
-static void write_ags(struct xa_xw *x, const struct xr_plan *plan)
+void xr_report_ags(struct xa_xw *x, const struct xr_plan *plan)
 {
 	xa_xw_start(x, "ags");
 	xa_xw_attr_u64(x, "count", plan->nag_notes);
@@ -222,7 +222,7 @@ static void write_after(struct xa_xw *x, const struct xr_report_info *ri)
 	xa_xw_attr_u64(x, "errors", ri->after_errors);
 	xa_xw_attr_u64(x, "warnings", ri->after_warnings);
 	if (ri->after)
-		write_findings(x, &ri->after->findings, "findings");
+		xr_report_findings(x, &ri->after->findings, "findings");
 	xa_xw_end(x);
 }
 
@@ -257,14 +257,14 @@ int xr_repair_report_write(const struct xa_ctx *ctx, const struct xr_plan *plan,
 	xa_xw_attr(&x, "name", PACKAGE_NAME);
 	xa_xw_attr(&x, "version", PACKAGE_VERSION);
 	xa_xw_end(&x);
-	write_input(&x, ctx);
+	xr_report_input(&x, ctx);
 	write_output(&x, ri);
-	write_summary(&x, ctx, plan, sum, ri);
-	write_ags(&x, plan);
-	write_findings(&x, &ctx->findings, "findings");
-	write_actions(&x, plan);
+	xr_report_summary(&x, ctx, plan, sum, ri);
+	xr_report_ags(&x, plan);
+	xr_report_findings(&x, &ctx->findings, "findings");
+	xr_report_actions(&x, plan);
 	write_changes(&x, plan);
-	write_orphans(&x, plan);
+	xr_report_orphans(&x, plan);
 	write_after(&x, ri);
 	xa_xw_end(&x);
 	if (!x.failed)

@@ -34,4 +34,21 @@ int xr_repair_report_write(const struct xa_ctx *ctx, const struct xr_plan *plan,
 			   const struct xr_repair_summary *sum, const struct xr_report_info *ri,
 			   const char *path, char *err, size_t errlen);
 
+/*
+ * The report's parts, shared with the index of a stored plan (cmd_plan.c),
+ * so both name findings (F1..), actions (A1..), orphans and AG decisions the
+ * same way.  Each writes one element (with its children) through x, doing
+ * nothing once x has failed.
+ */
+struct xa_xw;
+struct xa_findings;
+void xr_report_input(struct xa_xw *x, const struct xa_ctx *ctx);
+void xr_report_summary(struct xa_xw *x, const struct xa_ctx *ctx, const struct xr_plan *plan,
+		       const struct xr_repair_summary *sum, const struct xr_report_info *ri);
+void xr_report_ags(struct xa_xw *x, const struct xr_plan *plan);
+/* element: "findings" (the name the schemas use) */
+void xr_report_findings(struct xa_xw *x, const struct xa_findings *f, const char *element);
+void xr_report_actions(struct xa_xw *x, const struct xr_plan *plan);
+void xr_report_orphans(struct xa_xw *x, const struct xr_plan *plan);
+
 #endif /* XR_REPAIR_REPORT_H */
