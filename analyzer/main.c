@@ -30,6 +30,8 @@
 #include "analyzer/views/ls.h"
 #include "analyzer/views/map.h"
 #include "analyzer/views/show.h"
+#include "reconstruct/apply.h"
+#include "reconstruct/cmd_plan.h"
 #include "reconstruct/cmd_repair.h"
 
 enum {
@@ -66,6 +68,7 @@ struct cli {
 	uint32_t    ag;
 	bool        no_replay;
 	bool        log_only;
+	const char *undo;
 	struct ximg_open_opts io;
 	int         nargs;
 	char      **args;
@@ -92,6 +95,11 @@ static void usage(FILE *f)
 		"  fsmap IMAGE             who owns which blocks: the rmapbt, or the forward map\n"
 		"  repair IMAGE -o OUT     write a repaired copy of the filesystem to OUT\n"
 		"  map IMAGE -o FILE       SVG picture of who owns every block (--ag N, --html)\n"
+		"  plan IMAGE -o PLAN      store the repair of IMAGE as a reviewable plan\n"
+		"  show-plan PLAN          print a plan or undo file (--xml FILE: its XML index)\n"
+		"  apply PLAN TARGET       write the plan into TARGET in place, after verifying\n"
+		"                          every block it overwrites (--undo UNDO, --dry-run)\n"
+		"  undo UNDO TARGET        put back the bytes an apply replaced\n"
 		"\n"
 		"options:\n"
 		"  --xml FILE              (check) also write the XML report to FILE\n"
@@ -118,12 +126,16 @@ static void usage(FILE *f)
 		"  --html                  (map) an HTML page with the picture and per-AG tables\n"
 		"  --report FILE           (repair) the XML report: changes, orphans, hashes\n"
 		"  --force                 (repair, map) overwrite an existing OUT\n"
-		"  --dry-run               (repair) print the plan, write nothing\n"
+		"  --dry-run               (repair) print the plan, write nothing;\n"
+		"                          (apply) verify TARGET, write nothing\n"
 		"  --zero-log              (repair) discard a dirty log, as xfs_repair -L does\n"
+		"                          (-o, --force and --zero-log also serve plan)\n"
 		"  --no-replay             analyse the state on disk: do not replay a dirty log\n"
 		"                          (by default it is replayed in memory, and into OUT)\n"
 		"  --log-only              (info, check) list the dirty log's transactions: LSN,\n"
 		"                          items, the inodes and blocks each touched\n"
+		"  --undo UNDO             (apply) write the old bytes to UNDO before writing\n"
+		"                          (or resume an interrupted apply that wrote UNDO)\n"
 		"  -h, --help              this text;  --version  the version\n"
 		"\n"
 		"The image is only ever opened read-only.\n"
@@ -133,7 +145,7 @@ static void usage(FILE *f)
 
 /* Codes of long options without a short letter: past every char, so a new
  * option cannot collide with a letter another one uses. */
-enum { OPT_LOG_ONLY = 0x100 };
+enum { OPT_LOG_ONLY = 0x100, OPT_UNDO };
 
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
@@ -148,6 +160,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "zero-log", no_argument, NULL, 'L' },
 		{ "no-replay", no_argument, NULL, 'Z' },
 		{ "log-only", no_argument, NULL, OPT_LOG_ONLY },
+		{ "undo", required_argument, NULL, OPT_UNDO },
 		{ "partition", required_argument, NULL, 'p' },
 		{ "annotate", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'J' },
@@ -200,6 +213,9 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			break;
 		case OPT_LOG_ONLY:
 			c->log_only = true;
+			break;
+		case OPT_UNDO:
+			c->undo = optarg;
 			break;
 		case 'O':
 			if (xa_parse_u64(optarg, &v)) {
@@ -373,6 +389,55 @@ static int run_map(const struct cli *c)
 	return rc ? exit_for_error(rc) : EXIT_CLEAN;
 }
 
+/* plan, show-plan, apply, undo: their logic is in reconstruct/. */
+static int run_plan_command(const struct cli *c)
+{
+	bool ap = !strcmp(c->command, "apply"), un = !strcmp(c->command, "undo");
+	bool pl = !strcmp(c->command, "plan"), sp = !strcmp(c->command, "show-plan");
+
+	if (c->report || (c->out && !pl) || (c->force && !pl) || (c->zero_log && !pl) ||
+	    (c->dry_run && !ap) || (c->xml && !sp) || (c->undo && !ap) ||
+	    ((c->io.have_offset || c->io.partition) && !pl) || c->html || c->have_ag || c->forward ||
+	    (c->no_replay && !pl) || c->log_only || c->json || c->show_as) {
+		fprintf(stderr, "xfsrecon: an option given does not belong to %s\n", c->command);
+		return EXIT_USAGE;
+	}
+	if (c->nargs != (ap || un ? 1 : 0)) {
+		fprintf(stderr, "xfsrecon: %s takes %s\n", c->command,
+			ap ? "PLAN TARGET" : un ? "UNDO TARGET" : pl ? "IMAGE -o PLAN" : "PLAN");
+		return EXIT_USAGE;
+	}
+	if (pl) {
+		struct xr_cmd_plan_opts po = { 0 };
+
+		if (!c->out) {
+			fprintf(stderr, "xfsrecon: plan needs -o PLAN\n");
+			return EXIT_USAGE;
+		}
+		po.image = c->image;
+		po.io = &c->io;
+		po.out = c->out;
+		po.force = c->force;
+		po.zero_log = c->zero_log;
+		po.no_replay = c->no_replay;
+		po.progress = c->progress;
+		po.quiet = c->quiet;
+		return xr_cmd_plan(&po, stdout, stderr);
+	}
+	if (sp)
+		return xr_cmd_show_plan(c->image, c->xml, stdout, stderr);
+	{
+		struct xr_cmd_apply_opts ao = { 0 };
+
+		ao.file = c->image;
+		ao.target = c->args[0];
+		ao.undo = c->undo;
+		ao.undo_mode = un;
+		ao.dry_run = c->dry_run;
+		return xr_cmd_apply(&ao, stdout, stderr);
+	}
+}
+
 static int run(const struct cli *c)
 {
 	struct xa_options opts = { 0 };
@@ -381,6 +446,13 @@ static int run(const struct cli *c)
 	unsigned mode;
 	int rc, code = EXIT_CLEAN;
 
+	if (!strcmp(c->command, "plan") || !strcmp(c->command, "show-plan") ||
+	    !strcmp(c->command, "apply") || !strcmp(c->command, "undo"))
+		return run_plan_command(c);
+	if (c->undo) {
+		fprintf(stderr, "xfsrecon: --undo belongs to apply\n");
+		return EXIT_USAGE;
+	}
 	if (!strcmp(c->command, "repair"))
 		return run_repair(c);
 	if (!strcmp(c->command, "map"))

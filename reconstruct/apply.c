@@ -1,0 +1,571 @@
+/*
+ * apply.c - `apply` and `undo` (see apply.h): refuse a mounted or foreign
+ * TARGET, classify every planned range as before / after / divergent, write
+ * the undo file durably, write, sync, and read back.
+ *
+ * Why there is no journal: each planned range is either still "before" or
+ * already "after" (a write is one pwrite of bytes whose digest is known), so
+ * the target itself says how far an interrupted run got.  An undo file is a
+ * plan with the digests swapped and the old bytes as payload, so undo is
+ * this same code run on it.
+ */
+#include "reconstruct/apply.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <linux/fs.h>
+#endif
+
+#include "analyzer/errors.h"
+#include "analyzer/io/sha256.h"
+#include "formats/sb.h"
+#include "reconstruct/cmd_repair.h"
+#include "reconstruct/plan.h"
+#include "reconstruct/plan_file.h"
+
+#define STOP_ENV "XFSRECON_TEST_APPLY_STOP_AFTER"
+
+enum { ST_BEFORE, ST_AFTER, ST_OTHER };
+
+struct ap {
+	const struct xr_cmd_apply_opts *o;
+	FILE              *out, *errs;
+	struct xr_planfile pf;
+	const char        *tpath;
+	int                fd;
+	uint64_t           tsize;
+	uint8_t           *state;   /* one ST_ per change */
+	uint8_t           *buf;     /* the largest change */
+	size_t             ndone, ntodo, nother;
+};
+
+/* ------------------------------------------------------------ mounted? */
+
+/* Read a small sysfs file into buf without its newline; 0 or -1. */
+static int read_line(const char *path, char *buf, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, len - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* Is device "MAJ:MIN" mounted (field 3 of /proc/self/mountinfo)? */
+static bool devno_mounted(const char *devno)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char line[4096];
+	bool found = false;
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *save = NULL, *tok = strtok_r(line, " ", &save);
+
+		for (int i = 1; tok && i < 3; i++)
+			tok = strtok_r(NULL, " ", &save);
+		found = tok && !strcmp(tok, devno);
+	}
+	fclose(f);
+	return found;
+}
+
+/* Is /sys/block/NAME (or one of its partitions) mounted or held by another
+ * device (device mapper, md)? */
+static bool block_busy(const char *name)
+{
+	char path[512], devno[64];
+	struct dirent *e;
+	bool busy = false;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/dev", name);
+	if (read_line(path, devno, sizeof(devno)) == 0 && devno_mounted(devno))
+		return true;
+	snprintf(path, sizeof(path), "/sys/block/%s/holders", name);
+	d = opendir(path);
+	if (d) {
+		while (!busy && (e = readdir(d)))
+			busy = e->d_name[0] != '.';
+		closedir(d);
+	}
+	snprintf(path, sizeof(path), "/sys/block/%s", name);
+	d = opendir(path);
+	if (d) {
+		size_t n = strlen(name);
+
+		while (!busy && (e = readdir(d))) {
+			if (strncmp(e->d_name, name, n) || e->d_name[n] != 'p')
+				continue;
+			snprintf(path, sizeof(path), "/sys/block/%s/%s/dev", name, e->d_name);
+			busy = read_line(path, devno, sizeof(devno)) == 0 && devno_mounted(devno);
+		}
+		closedir(d);
+	}
+	return busy;
+}
+
+/* Is the image file st backs a loop device that is mounted or held?  Names
+ * it in why. */
+static bool loop_busy(const struct stat *st, char *why, size_t len)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *e;
+	bool busy = false;
+
+	if (!d)
+		return false;
+	while (!busy && (e = readdir(d))) {
+		char path[512], backing[4096];
+		struct stat bs;
+
+		if (strncmp(e->d_name, "loop", 4))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", e->d_name);
+		if (read_line(path, backing, sizeof(backing)) || stat(backing, &bs) != 0 ||
+		    bs.st_dev != st->st_dev || bs.st_ino != st->st_ino)
+			continue;
+		if (block_busy(e->d_name)) {
+			snprintf(why, len, "it backs /dev/%s, which is mounted or in use", e->d_name);
+			busy = true;
+		}
+	}
+	closedir(d);
+	return busy;
+}
+
+/* ------------------------------------------------------------ the target */
+
+static int pread_full(int fd, uint8_t *p, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int pwrite_full(int fd, const uint8_t *p, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return (a->st_dev == b->st_dev && a->st_ino == b->st_ino) ||
+	       (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode) && a->st_rdev == b->st_rdev);
+}
+
+/* Open TARGET as apply.h says; returns an exit code (0 = open). */
+static int open_target(struct ap *a)
+{
+	int mode = a->o->dry_run ? O_RDONLY : O_RDWR;
+	struct stat st, fst, other;
+	char why[600];
+
+	if (stat(a->tpath, &st) != 0) {
+		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, strerror(errno));
+		return errno == ENOENT ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
+	}
+	if ((stat(a->o->file, &other) == 0 && same_file(&st, &other)) ||
+	    (a->o->undo && stat(a->o->undo, &other) == 0 && same_file(&st, &other))) {
+		fprintf(a->errs, "xfsrecon: %s is the plan or the undo file, not a target\n", a->tpath);
+		return XR_EXIT_USAGE;
+	}
+	if (S_ISBLK(st.st_mode)) {
+		/* O_EXCL on a block device fails while it is mounted. */
+		a->fd = open(a->tpath, mode | O_EXCL | O_CLOEXEC);
+		if (a->fd < 0 && errno == EBUSY) {
+			fprintf(a->errs, "xfsrecon: %s is mounted or in use: refusing to write to it\n",
+				a->tpath);
+			return XR_EXIT_LEFT;
+		}
+	} else if (S_ISREG(st.st_mode)) {
+		if (loop_busy(&st, why, sizeof(why))) {
+			fprintf(a->errs, "xfsrecon: %s: %s: refusing to write to it\n", a->tpath, why);
+			return XR_EXIT_LEFT;
+		}
+		a->fd = open(a->tpath, mode | O_CLOEXEC);
+	} else {
+		fprintf(a->errs, "xfsrecon: %s: not an image file or a block device\n", a->tpath);
+		return XR_EXIT_USAGE;
+	}
+	if (a->fd < 0) {
+		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, strerror(errno));
+		return XR_EXIT_OPERATIONAL;
+	}
+	/* The file opened is the one checked (no swap in between). */
+	if (fstat(a->fd, &fst) != 0 || !same_file(&st, &fst) || fst.st_mode != st.st_mode) {
+		fprintf(a->errs, "xfsrecon: %s changed while it was opened\n", a->tpath);
+		return XR_EXIT_OPERATIONAL;
+	}
+	a->tsize = (uint64_t)st.st_size;
+#ifdef BLKGETSIZE64
+	if (S_ISBLK(st.st_mode) && ioctl(a->fd, BLKGETSIZE64, &a->tsize) != 0) {
+		fprintf(a->errs, "xfsrecon: %s: cannot get the device size: %s\n", a->tpath,
+			strerror(errno));
+		return XR_EXIT_OPERATIONAL;
+	}
+#endif
+	return 0;
+}
+
+/* Classify every change; returns 0 or XERR_NOMEM. */
+static int classify(struct ap *a)
+{
+	size_t maxlen = 1;
+
+	for (size_t i = 0; i < a->pf.nchanges; i++)
+		if (a->pf.changes[i].len > maxlen)
+			maxlen = a->pf.changes[i].len;
+	a->buf = malloc(maxlen);
+	a->state = calloc(a->pf.nchanges ? a->pf.nchanges : 1, 1);
+	if (!a->buf || !a->state)
+		return XERR_NOMEM;
+	for (size_t i = 0; i < a->pf.nchanges; i++) {
+		const struct xr_pf_change *c = &a->pf.changes[i];
+		uint8_t sha[32];
+
+		a->state[i] = ST_OTHER;
+		if (c->offset <= a->tsize && c->len <= a->tsize - c->offset &&
+		    pread_full(a->fd, a->buf, c->len, c->offset) == 0) {
+			xsha256(a->buf, c->len, sha);
+			if (!memcmp(sha, c->before, 32))
+				a->state[i] = ST_BEFORE;
+			else if (!memcmp(sha, c->after, 32))
+				a->state[i] = ST_AFTER;
+		}
+		if (a->state[i] == ST_BEFORE)
+			a->ntodo++;
+		else if (a->state[i] == ST_AFTER)
+			a->ndone++;
+		else
+			a->nother++;
+	}
+	return 0;
+}
+
+static void describe(FILE *f, const struct xr_pf_change *c)
+{
+	fprintf(f, "%" PRIu32 " bytes at byte %" PRIu64 " (%s", c->len, c->offset, c->structure);
+	if (c->agno != XR_NO_AG)
+		fprintf(f, ", AG %" PRIu32 " block %" PRIu32, c->agno, c->agbno);
+	if (c->ino)
+		fprintf(f, ", inode %" PRIu64, c->ino);
+	fprintf(f, ")");
+}
+
+/* Is TARGET the filesystem planned?  Prints why not; true when it is. */
+static bool same_filesystem(struct ap *a)
+{
+	const struct xr_pf_fs *fs = &a->pf.fs;
+	uint8_t sect[XFS_SB_STRUCT_SIZE];
+	struct xfmt_sb sb;
+	bool ok = true;
+
+	/* A plan that rewrites the primary superblock found exactly these
+	 * bytes there (or wrote them): that digest is a stronger identity than
+	 * any field of a superblock the plan itself calls broken. */
+	if (a->pf.nchanges && a->pf.changes[0].offset == 0 && a->state[0] != ST_OTHER)
+		return true;
+	if (fs->blocksize && fs->dblocks > a->tsize / fs->blocksize) {
+		fprintf(a->errs, "xfsrecon: %s holds %" PRIu64 " bytes; the planned filesystem has "
+			"%" PRIu64 " blocks of %" PRIu32 "\n", a->tpath, a->tsize, fs->dblocks,
+			fs->blocksize);
+		return false;
+	}
+	if (a->tsize < sizeof(sect) || pread_full(a->fd, sect, sizeof(sect), 0) != 0 ||
+	    xfmt_sb_decode(sect, sizeof(sect), &sb) != 0 || sb.magicnum != XFS_SB_MAGIC) {
+		fprintf(a->errs, "xfsrecon: %s has no XFS superblock at byte 0: not the planned "
+			"filesystem\n", a->tpath);
+		return false;
+	}
+	if (memcmp(sb.uuid, fs->uuid, 16)) {
+		fprintf(a->errs, "xfsrecon: %s: another filesystem: its uuid differs from the "
+			"plan's\n", a->tpath);
+		ok = false;
+	}
+	if (sb.blocksize != fs->blocksize || sb.dblocks != fs->dblocks ||
+	    sb.agcount != fs->agcount || sb.agblocks != fs->agblocks ||
+	    sb.sectsize != fs->sectsize) {
+		fprintf(a->errs, "xfsrecon: %s: its geometry (%" PRIu32 "-byte blocks, %" PRIu64
+			" blocks, %" PRIu32 " AGs of %" PRIu32 ") differs from the plan's\n", a->tpath,
+			sb.blocksize, sb.dblocks, sb.agcount, sb.agblocks);
+		ok = false;
+	}
+	return ok;
+}
+
+/* ------------------------------------------------------------ the undo file */
+
+/* Does the existing undo file u belong to plan p, write for write? */
+static bool undo_matches(const struct xr_planfile *p, const struct xr_planfile *u)
+{
+	if (memcmp(u->plan_id, p->id, 32) || u->nchanges != p->nchanges ||
+	    memcmp(u->fs.uuid, p->fs.uuid, 16))
+		return false;
+	for (size_t i = 0; i < p->nchanges; i++) {
+		const struct xr_pf_change *pc = &p->changes[i], *uc = &u->changes[i];
+
+		if (pc->offset != uc->offset || pc->len != uc->len ||
+		    memcmp(pc->before, uc->after, 32) || memcmp(pc->after, uc->before, 32))
+			return false;
+	}
+	return true;
+}
+
+/* Write the undo file: TARGET's current bytes (all "before", checked). */
+static int write_undo(struct ap *a)
+{
+	struct xr_pf_xml px;
+	uint8_t *payload = malloc(a->pf.payload_len ? (size_t)a->pf.payload_len : 1), sha[32];
+	const uint8_t *index;
+	char err[512], hex[65];
+	size_t ilen;
+	int rc = XERR_NOMEM;
+
+	memset(&px, 0, sizeof(px));
+	if (!payload || xr_pf_xml_begin(&px, XR_PF_UNDO, &a->pf.fs))
+		goto out;
+	xsha256_hex(a->pf.id, hex);
+	xa_xw_start(&px.x, "undoes");
+	xa_xw_attr(&px.x, "plan", hex);
+	xa_xw_end(&px.x);
+	for (size_t i = 0; i < a->pf.nchanges; i++) {
+		const struct xr_pf_change *c = &a->pf.changes[i];
+
+		if (pread_full(a->fd, payload + c->payload_off, c->len, c->offset) != 0) {
+			fprintf(a->errs, "xfsrecon: %s: reading byte %" PRIu64 ": %s\n", a->tpath,
+				c->offset, strerror(errno));
+			rc = XERR_IO;
+			goto out;
+		}
+	}
+	xsha256(payload, (size_t)a->pf.payload_len, sha);
+	xr_pf_xml_payload(&px, a->pf.payload_len, sha);
+	xa_xw_start(&px.x, "changes");
+	xa_xw_attr_u64(&px.x, "count", a->pf.nchanges);
+	for (size_t i = 0; i < a->pf.nchanges && !px.x.failed; i++) {
+		struct xr_pf_change u = a->pf.changes[i];
+
+		memcpy(u.before, a->pf.changes[i].after, 32);
+		memcpy(u.after, a->pf.changes[i].before, 32);
+		xr_pf_xml_change(&px, &u);
+	}
+	xa_xw_end(&px.x);
+	if (xr_pf_xml_end(&px, &index, &ilen))
+		goto out;
+	rc = xr_pf_save(a->o->undo, XR_PF_UNDO, index, ilen, payload, a->pf.payload_len, false,
+			NULL, NULL, err, sizeof(err));
+	if (rc)
+		fprintf(a->errs, "xfsrecon: the undo file: %s\n", err);
+out:
+	if (rc == XERR_NOMEM)
+		fprintf(a->errs, "xfsrecon: out of memory writing the undo file\n");
+	xr_pf_xml_free(&px);
+	free(payload);
+	return rc;
+}
+
+/* Before the first write: an undo file, new or the one of an interrupted
+ * run.  Returns an exit code (0 = go on). */
+static int prepare_undo(struct ap *a)
+{
+	struct xr_planfile u;
+	struct stat st;
+	char err[512];
+	int rc;
+
+	if (!a->o->undo) {
+		fprintf(a->errs, "xfsrecon: note: no undo file (--undo UNDO keeps the old bytes)\n");
+		return 0;
+	}
+	if (lstat(a->o->undo, &st) == 0) {
+		rc = xr_pf_load(a->o->undo, XR_PF_UNDO, &u, err, sizeof(err));
+		if (rc) {
+			fprintf(a->errs, "xfsrecon: %s exists and is no undo file: %s\n", a->o->undo, err);
+			return XR_EXIT_USAGE;
+		}
+		if (!undo_matches(&a->pf, &u)) {
+			xr_pf_release(&u);
+			fprintf(a->errs, "xfsrecon: %s exists and undoes another plan\n", a->o->undo);
+			return XR_EXIT_USAGE;
+		}
+		xr_pf_release(&u);
+		fprintf(a->out, "resuming: %s (written by an earlier apply of this plan) is kept\n",
+			a->o->undo);
+		return 0;
+	}
+	if (a->ndone) {
+		fprintf(a->errs, "xfsrecon: %zu of the writes are already in %s (an interrupted "
+			"apply?); their old bytes are gone, so a new undo file would be incomplete.\n"
+			"xfsrecon: name the undo file the first apply wrote, or apply without --undo\n",
+			a->ndone, a->tpath);
+		return XR_EXIT_LEFT;
+	}
+	rc = write_undo(a);
+	if (rc)
+		return XR_EXIT_OPERATIONAL;
+	fprintf(a->out, "undo file %s written\n", a->o->undo);
+	return 0;
+}
+
+/* ------------------------------------------------------------ writing */
+
+static int write_all_changes(struct ap *a)
+{
+	const char *env = getenv(STOP_ENV);
+	unsigned long stop = env && *env ? strtoul(env, NULL, 10) : 0;
+	size_t written = 0;
+
+	for (size_t i = 0; i < a->pf.nchanges; i++) {
+		const struct xr_pf_change *c = &a->pf.changes[i];
+
+		if (a->state[i] != ST_BEFORE)
+			continue;
+		if (pwrite_full(a->fd, a->pf.payload + c->payload_off, c->len, c->offset) != 0) {
+			fprintf(a->errs, "xfsrecon: %s: write of %" PRIu32 " bytes at byte %" PRIu64
+				" failed: %s\n", a->tpath, c->len, c->offset, strerror(errno));
+			return XR_EXIT_OPERATIONAL;
+		}
+		written++;
+		if (stop && written == stop)
+			kill(getpid(), SIGKILL);   /* the test hook: an interrupted run */
+	}
+	if (fsync(a->fd) != 0) {
+		fprintf(a->errs, "xfsrecon: %s: fsync: %s\n", a->tpath, strerror(errno));
+		return XR_EXIT_OPERATIONAL;
+	}
+	/* Read back: every range must now hold what the plan writes. */
+	for (size_t i = 0; i < a->pf.nchanges; i++) {
+		const struct xr_pf_change *c = &a->pf.changes[i];
+		uint8_t sha[32];
+
+		if (pread_full(a->fd, a->buf, c->len, c->offset) != 0) {
+			fprintf(a->errs, "xfsrecon: %s: reading back byte %" PRIu64 ": %s\n", a->tpath,
+				c->offset, strerror(errno));
+			return XR_EXIT_OPERATIONAL;
+		}
+		xsha256(a->buf, c->len, sha);
+		if (memcmp(sha, c->after, 32)) {
+			fprintf(a->errs, "xfsrecon: %s: ", a->tpath);
+			describe(a->errs, c);
+			fprintf(a->errs, " does not hold the written bytes after the sync\n");
+			return XR_EXIT_OPERATIONAL;
+		}
+	}
+	return 0;
+}
+
+int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
+{
+	const char *verb = o->undo_mode ? "undo" : "apply";
+	struct ap a;
+	char err[512];
+	int rc, code;
+
+	memset(&a, 0, sizeof(a));
+	a.o = o;
+	a.out = out;
+	a.errs = errs;
+	a.tpath = o->target;
+	a.fd = -1;
+	rc = xr_pf_load(o->file, o->undo_mode ? XR_PF_UNDO : XR_PF_PLAN, &a.pf, err, sizeof(err));
+	if (rc) {
+		fprintf(errs, "xfsrecon: %s\n", err);
+		return rc == XERR_USAGE ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
+	}
+	code = open_target(&a);
+	if (code)
+		goto out;
+	if (classify(&a)) {
+		fprintf(errs, "xfsrecon: out of memory\n");
+		code = XR_EXIT_OPERATIONAL;
+		goto out;
+	}
+	if (!same_filesystem(&a)) {
+		fprintf(errs, "xfsrecon: %s: refused, nothing written\n", verb);
+		code = XR_EXIT_LEFT;
+		goto out;
+	}
+	for (size_t i = 0; i < a.pf.nchanges; i++) {
+		if (a.state[i] != ST_OTHER)
+			continue;
+		fprintf(out, "divergent: ");
+		describe(out, &a.pf.changes[i]);
+		fprintf(out, " holds neither the bytes the %s expects nor the bytes it writes\n",
+			o->undo_mode ? "undo file" : "plan");
+	}
+	if (a.nother) {
+		fprintf(errs, "xfsrecon: %s: %s: %zu of %zu planned ranges diverged; refused, nothing "
+			"written\n", verb, a.tpath, a.nother, a.pf.nchanges);
+		code = XR_EXIT_LEFT;
+		goto out;
+	}
+	if (o->dry_run) {
+		fprintf(out, "verified: %s is the planned filesystem; %zu writes to make, %zu already "
+			"made (dry run: nothing written)\n", a.tpath, a.ntodo, a.ndone);
+		code = XR_EXIT_CLEAN;
+		goto out;
+	}
+	if (a.ntodo == 0) {
+		fprintf(out, "nothing to do: all %zu writes are already in %s\n", a.ndone, a.tpath);
+		code = XR_EXIT_CLEAN;
+		goto out;
+	}
+	if (!o->undo_mode) {
+		code = prepare_undo(&a);
+		if (code)
+			goto out;
+	}
+	code = write_all_changes(&a);
+	if (code)
+		goto out;
+	fprintf(out, "%s: %zu writes (%" PRIu64 " bytes in all ranges) made and read back, %zu "
+		"were already in place\n", o->undo_mode ? "restored" : "applied", a.ntodo,
+		a.pf.payload_len, a.ndone);
+	code = XR_EXIT_CLEAN;
+out:
+	if (a.fd >= 0 && close(a.fd) != 0 && code == XR_EXIT_CLEAN && !o->dry_run) {
+		fprintf(errs, "xfsrecon: %s: close: %s\n", a.tpath, strerror(errno));
+		code = XR_EXIT_OPERATIONAL;
+	}
+	free(a.buf);
+	free(a.state);
+	xr_pf_release(&a.pf);
+	return code;
+}

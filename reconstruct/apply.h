@@ -1,0 +1,47 @@
+/*
+ * apply.h - the `apply` and `undo` commands: write a stored plan into a
+ * TARGET (an image file or a block device) in place, and put the old bytes
+ * back from the undo file apply wrote.
+ *
+ * Nothing is written unless everything checks: TARGET is not mounted (a
+ * block device is opened O_EXCL; an image file must not back a mounted or
+ * held loop device), it is the filesystem the plan was made for (uuid and
+ * geometry), and every planned range holds either the bytes the plan found
+ * there ("before") or the bytes it writes ("after", already written by an
+ * interrupted run).  Any other content is a divergence: each is reported
+ * and TARGET is left as it was.  The undo file (the old bytes and the
+ * plan's identity) is durable before the first write.  A second apply
+ * completes an interrupted one; undo takes back a complete or partial one.
+ *
+ * Offsets are filesystem offsets: TARGET must hold the filesystem at byte
+ * 0 (a partition's device or an image of the filesystem alone, not a whole
+ * disk with a partition table).
+ *
+ * Test hook: $XFSRECON_TEST_APPLY_STOP_AFTER=N makes apply (and undo) kill
+ * itself with SIGKILL right after its Nth write to TARGET, to prove that an
+ * interrupted run is completed or undone.  Nothing else reads it.
+ */
+#ifndef XR_APPLY_H
+#define XR_APPLY_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct xr_cmd_apply_opts {
+	const char *file;      /* the plan (apply) or the undo file (undo) */
+	const char *target;
+	const char *undo;      /* apply: the undo file to write, or the one an
+	                          interrupted apply wrote (resumed); may be NULL */
+	bool        undo_mode; /* run `undo` (file is an undo file) */
+	bool        dry_run;   /* verify only; write nothing */
+};
+
+/*
+ * Run apply or undo.  Exit codes: 0 applied, restored, already in place, or
+ * (dry run) verified; 4 refused: TARGET mounted, another filesystem, or
+ * diverged (each divergent range reported on out), nothing written; 8
+ * operational (I/O, a damaged plan); 16 usage.
+ */
+int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs);
+
+#endif /* XR_APPLY_H */

@@ -1,0 +1,44 @@
+/*
+ * cmd_plan.h - the `plan` command (store the repair plan of IMAGE in a plan
+ * file) and the `show-plan` command (print a plan or undo file for review).
+ *
+ * `plan` runs the very planner `repair` runs (xr_repair_prepare), so that
+ * applying the stored plan to a copy of IMAGE gives what `repair -o` writes,
+ * byte for byte.  The file format is plan_file.h's.
+ */
+#ifndef XR_CMD_PLAN_H
+#define XR_CMD_PLAN_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct ximg_open_opts;
+
+struct xr_cmd_plan_opts {
+	const char *image;
+	const struct ximg_open_opts *io;
+	const char *out;          /* the plan file to write (required) */
+	bool        force;        /* replace an existing plan file */
+	bool        zero_log;     /* discard a dirty log (the plan then clears it) */
+	bool        no_replay;    /* do not replay a dirty log (it is then refused
+	                             unless zero_log) */
+	bool        progress;
+	bool        quiet;        /* only the summary line */
+};
+
+/*
+ * Plan the repair of o->image and store it in o->out.  Exit codes: 0 the
+ * filesystem is clean (an empty plan is still written), 1 a plan answering
+ * every error was written, 4 problems the plan leaves (it is still written)
+ * or a dirty log refused (nothing written), 8 operational, 16 usage.
+ */
+int xr_cmd_plan(const struct xr_cmd_plan_opts *o, FILE *out, FILE *errs);
+
+/*
+ * Print the plan or undo file at path: a text review to out, or, when
+ * xml_path is not NULL, its verified XML index to xml_path ("-" = out).
+ * Exit codes: 0, 8 (unreadable or damaged file), 16 usage.
+ */
+int xr_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *errs);
+
+#endif /* XR_CMD_PLAN_H */
