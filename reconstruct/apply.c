@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 #ifdef __linux__
 #include <linux/fs.h>
@@ -150,6 +151,35 @@ static bool loop_busy(const struct stat *st, char *why, size_t len)
 	return busy;
 }
 
+/* Is the block device st mounted, or one of its partitions, or held? */
+static bool device_busy(const struct stat *st)
+{
+	char devno[64], path[4200], real[4096], *name;
+	struct dirent *e;
+	bool busy = false;
+	DIR *d;
+
+	snprintf(devno, sizeof(devno), "%u:%u", major(st->st_rdev), minor(st->st_rdev));
+	if (devno_mounted(devno))
+		return true;
+	snprintf(path, sizeof(path), "/sys/dev/block/%s/holders", devno);
+	d = opendir(path);
+	if (d) {
+		while (!busy && (e = readdir(d)))
+			busy = e->d_name[0] != '.';
+		closedir(d);
+	}
+	/* A whole disk: its partitions too. */
+	snprintf(path, sizeof(path), "/sys/dev/block/%s", devno);
+	if (!busy && realpath(path, real)) {
+		name = strrchr(real, '/');
+		snprintf(path, sizeof(path), "/sys/block/%s", name ? name + 1 : real);
+		if (name && access(path, F_OK) == 0)
+			busy = block_busy(name + 1);
+	}
+	return busy;
+}
+
 /* ------------------------------------------------------------ the target */
 
 static int pread_full(int fd, uint8_t *p, size_t len, uint64_t off)
@@ -207,7 +237,13 @@ static int open_target(struct ap *a)
 		return XR_EXIT_USAGE;
 	}
 	if (S_ISBLK(st.st_mode)) {
-		/* O_EXCL on a block device fails while it is mounted. */
+		/* Mounted is refused before any open for writing; O_EXCL (which
+		 * fails while the device is mounted or claimed) guards the race. */
+		if (device_busy(&st)) {
+			fprintf(a->errs, "xfsrecon: %s is mounted or in use: refusing to write to it\n",
+				a->tpath);
+			return XR_EXIT_LEFT;
+		}
 		a->fd = open(a->tpath, mode | O_EXCL | O_CLOEXEC);
 		if (a->fd < 0 && errno == EBUSY) {
 			fprintf(a->errs, "xfsrecon: %s is mounted or in use: refusing to write to it\n",
