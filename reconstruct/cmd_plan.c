@@ -349,6 +349,7 @@ int xr_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *er
 		fprintf(errs, "xfsrecon: out of memory\n");
 		return XR_EXIT_OPERATIONAL;
 	}
+	xr_pf_reader_quiet(r);
 	while ((st = xmlTextReaderRead(r)) == 1)
 		if (xmlTextReaderNodeType(r) == XML_READER_TYPE_ELEMENT)
 			show_element(out, r, (const char *)xmlTextReaderConstName(r), &last);

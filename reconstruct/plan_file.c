@@ -525,6 +525,21 @@ static int parse_change(xmlTextReaderPtr r, struct xr_pf_change *c)
 	return 0;
 }
 
+/* libxml2's parser messages would reach standard error; a damaged index is
+ * reported once, by the caller, in our words. */
+static void quiet(void *arg, const char *msg, xmlParserSeverities sev, xmlTextReaderLocatorPtr loc)
+{
+	(void)arg;
+	(void)msg;
+	(void)sev;
+	(void)loc;
+}
+
+void xr_pf_reader_quiet(xmlTextReaderPtr r)
+{
+	xmlTextReaderSetErrorHandler(r, quiet, NULL);
+}
+
 /* Walk the index: root, filesystem, payload, undoes, changes. */
 static int parse_index(struct xr_planfile *pf, uint8_t payload_sha[32], char *err, size_t errlen)
 {
@@ -541,6 +556,7 @@ static int parse_index(struct xr_planfile *pf, uint8_t payload_sha[32], char *er
 	r = xmlReaderForMemory(pf->index, (int)pf->index_len, NULL, "UTF-8", XML_PARSE_NONET);
 	if (!r)
 		return say(err, errlen, XERR_NOMEM, "out of memory parsing the index");
+	xr_pf_reader_quiet(r);
 	while ((st = xmlTextReaderRead(r)) == 1) {
 		const char *name;
 

@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <libxml/xmlreader.h>
 #include <libxml/xmlwriter.h>
 
 #include "analyzer/report/xml_writer.h"
@@ -133,6 +134,10 @@ void xr_pf_xml_free(struct xr_pf_xml *px);
 int xr_pf_save(const char *path, enum xr_pf_kind kind, const uint8_t *index, size_t index_len,
 	       const uint8_t *payload, uint64_t payload_len, bool replace, const char *avoid,
 	       uint8_t id[32], char *err, size_t errlen);
+
+/* Silence libxml2's own messages on a reader of an index (errors are
+ * reported by the caller). */
+void xr_pf_reader_quiet(xmlTextReaderPtr r);
 
 /* Parse 64 hex digits into a digest; 0 or -1. */
 int xr_pf_parse_sha(const char *s, uint8_t out[32]);

@@ -2,7 +2,8 @@
 # tests/golden/readonly.sh - no subcommand writes to the image it reads.
 #
 # Every subcommand (info, check, check --xml, show of each structure, repair
-# with and without --dry-run, map, and map told to write over the image) runs
+# with and without --dry-run, map, and map told to write over the image,
+# plan, and show-plan of that plan) runs
 # on a chmod 0444 scratch copy of a corpus image, raw and compressed; the
 # copies' SHA-256 must not change.  Root ignores file modes, so two more
 # checks where the machine allows:
@@ -59,6 +60,9 @@ repair IMG --dry-run
 repair IMG -o $TMPD/repaired.img --force --report $TMPD/repair.xml
 map IMG -o $TMPD/map.svg --force
 map IMG -o IMG --force --html
+plan IMG -o $TMPD/repair.plan --force
+show-plan $TMPD/repair.plan
+show-plan $TMPD/repair.plan --xml $TMPD/plan.xml
 EOF
 }
 
