@@ -231,43 +231,43 @@ static void section(FILE *out, const char **last, const char *name, const char *
 
 static void show_element(FILE *out, xmlTextReaderPtr r, const char *name, const char **last)
 {
-	char a[7][128];
+	char a[7][1024];
 
 	if (!strcmp(name, "filesystem")) {
 		fprintf(out, "filesystem %s: %s-byte blocks, %s blocks, %s AGs of %s blocks "
-			"(%s bytes)\n", get(r, "uuid", a[0], 128), get(r, "blocksize", a[1], 128),
-			get(r, "dblocks", a[2], 128), get(r, "agcount", a[3], 128),
-			get(r, "agblocks", a[4], 128), get(r, "size", a[5], 128));
+			"(%s bytes)\n", get(r, "uuid", a[0], sizeof(a[0])), get(r, "blocksize", a[1], sizeof(a[1])),
+			get(r, "dblocks", a[2], sizeof(a[2])), get(r, "agcount", a[3], sizeof(a[3])),
+			get(r, "agblocks", a[4], sizeof(a[4])), get(r, "size", a[5], sizeof(a[5])));
 	} else if (!strcmp(name, "input")) {
 		fprintf(out, "planned from ");
-		put_safe(out, get(r, "path", a[0], 128));
-		fprintf(out, " (%s bytes)\n", get(r, "size", a[1], 128));
+		put_safe(out, get(r, "path", a[0], sizeof(a[0])));
+		fprintf(out, " (%s bytes)\n", get(r, "size", a[1], sizeof(a[1])));
 	} else if (!strcmp(name, "undoes")) {
-		fprintf(out, "undoes plan %s\n", get(r, "plan", a[0], 128));
+		fprintf(out, "undoes plan %s\n", get(r, "plan", a[0], sizeof(a[0])));
 	} else if (!strcmp(name, "summary")) {
 		fprintf(out, "summary: %s; %s errors in the input, %s answered; %s actions, %s writes "
-			"(%s bytes change), ", get(r, "result", a[0], 128), get(r, "errors", a[1], 128),
-			get(r, "answered", a[2], 128), get(r, "actions", a[3], 128),
-			get(r, "changes", a[4], 128), get(r, "bytes-changed", a[5], 128));
+			"(%s bytes change), ", get(r, "result", a[0], sizeof(a[0])), get(r, "errors", a[1], sizeof(a[1])),
+			get(r, "answered", a[2], sizeof(a[2])), get(r, "actions", a[3], sizeof(a[3])),
+			get(r, "changes", a[4], sizeof(a[4])), get(r, "bytes-changed", a[5], sizeof(a[5])));
 		fprintf(out, "%s orphans to lost+found, %s AGs rebuilt, %s inodes cleared, %s mended\n",
-			get(r, "orphans", a[0], 128), get(r, "ags-rebuilt", a[1], 128),
-			get(r, "inodes-cleared", a[2], 128), get(r, "inodes-fixed", a[3], 128));
+			get(r, "orphans", a[0], sizeof(a[0])), get(r, "ags-rebuilt", a[1], sizeof(a[1])),
+			get(r, "inodes-cleared", a[2], sizeof(a[2])), get(r, "inodes-fixed", a[3], sizeof(a[3])));
 	} else if (!strcmp(name, "ag")) {
 		section(out, last, name, "allocation groups");
-		fprintf(out, "  AG %s: ", get(r, "no", a[0], 128));
-		put_safe(out, get(r, "decision", a[1], 128));
+		fprintf(out, "  AG %s: ", get(r, "no", a[0], sizeof(a[0])));
+		put_safe(out, get(r, "decision", a[1], sizeof(a[1])));
 		fprintf(out, " (inode chunks from ");
-		put_safe(out, get(r, "inode-chunks-from", a[2], 128));
+		put_safe(out, get(r, "inode-chunks-from", a[2], sizeof(a[2])));
 		fprintf(out, "; believed ");
-		put_safe(out, get(r, "believed", a[3], 128));
+		put_safe(out, get(r, "believed", a[3], sizeof(a[3])));
 		fprintf(out, ")\n");
 	} else if (!strcmp(name, "finding")) {
 		xmlChar *text = xmlTextReaderReadString(r);
 
 		section(out, last, name, "findings");
-		fprintf(out, "  %s [", get(r, "ref", a[0], 128));
-		put_safe(out, get(r, "id", a[1], 128));
-		fprintf(out, "] %s: ", get(r, "severity", a[2], 128));
+		fprintf(out, "  %s [", get(r, "ref", a[0], sizeof(a[0])));
+		put_safe(out, get(r, "id", a[1], sizeof(a[1])));
+		fprintf(out, "] %s: ", get(r, "severity", a[2], sizeof(a[2])));
 		put_safe(out, (const char *)text);
 		fputc('\n', out);
 		xmlFree(text);
@@ -276,8 +276,8 @@ static void show_element(FILE *out, xmlTextReaderPtr r, const char *name, const 
 		xmlChar *ans = xmlTextReaderGetAttribute(r, xa_xc("answers"));
 
 		section(out, last, name, "actions");
-		fprintf(out, "  %s ", get(r, "id", a[0], 128));
-		put_safe(out, get(r, "kind", a[1], 128));
+		fprintf(out, "  %s ", get(r, "id", a[0], sizeof(a[0])));
+		put_safe(out, get(r, "kind", a[1], sizeof(a[1])));
 		fprintf(out, ": ");
 		put_safe(out, (const char *)text);
 		if (ans) {
@@ -289,29 +289,29 @@ static void show_element(FILE *out, xmlTextReaderPtr r, const char *name, const 
 		xmlFree(ans);
 	} else if (!strcmp(name, "change")) {
 		section(out, last, name, "writes (before -> after SHA-256)");
-		fprintf(out, "  %s bytes at byte %s (", get(r, "length", a[0], 128),
-			get(r, "offset", a[1], 128));
-		put_safe(out, get(r, "structure", a[2], 128));
-		if (*get(r, "ag", a[3], 128))
-			fprintf(out, ", AG %s block %s", a[3], get(r, "agbno", a[4], 128));
-		if (*get(r, "ino", a[5], 128))
+		fprintf(out, "  %s bytes at byte %s (", get(r, "length", a[0], sizeof(a[0])),
+			get(r, "offset", a[1], sizeof(a[1])));
+		put_safe(out, get(r, "structure", a[2], sizeof(a[2])));
+		if (*get(r, "ag", a[3], sizeof(a[3])))
+			fprintf(out, ", AG %s block %s", a[3], get(r, "agbno", a[4], sizeof(a[4])));
+		if (*get(r, "ino", a[5], sizeof(a[5])))
 			fprintf(out, ", inode %s", a[5]);
-		if (*get(r, "action", a[6], 128))
+		if (*get(r, "action", a[6], sizeof(a[6])))
 			fprintf(out, ") for %s\n", a[6]);
 		else
 			fprintf(out, ")\n");
-		fprintf(out, "      %s -> %s\n", get(r, "before", a[0], 128), get(r, "after", a[1], 128));
+		fprintf(out, "      %s -> %s\n", get(r, "before", a[0], sizeof(a[0])), get(r, "after", a[1], sizeof(a[1])));
 	} else if (!strcmp(name, "orphan")) {
 		section(out, last, name, "moved to lost+found");
-		fprintf(out, "  inode %s (%s, %s bytes) -> ", get(r, "ino", a[0], 128),
-			get(r, "type", a[1], 128), get(r, "size", a[2], 128));
-		put_safe(out, get(r, "new-path", a[3], 128));
-		if (*get(r, "original-name", a[4], 128)) {
+		fprintf(out, "  inode %s (%s, %s bytes) -> ", get(r, "ino", a[0], sizeof(a[0])),
+			get(r, "type", a[1], sizeof(a[1])), get(r, "size", a[2], sizeof(a[2])));
+		put_safe(out, get(r, "new-path", a[3], sizeof(a[3])));
+		if (*get(r, "original-name", a[4], sizeof(a[4]))) {
 			fprintf(out, ", was \"");
 			put_safe(out, a[4]);
 			fprintf(out, "\"");
 		}
-		if (*get(r, "parent", a[5], 128))
+		if (*get(r, "parent", a[5], sizeof(a[5])))
 			fprintf(out, " in directory %s", a[5]);
 		fputc('\n', out);
 	}

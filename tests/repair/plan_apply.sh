@@ -50,7 +50,7 @@ cases=${PLAN_APPLY_CASES:-"sb0-zeroed sb1-magic sb-all-trashed-s1 agf3-zeroed ag
 	rmapbt3-leaf-trashed refcbt3-leaf-refcount bmbt-leaf-zeroed ino-dirs-zeroed
 	dir-block-zeroed files-node-da-zeroed files-short-inumber files-attr-leaf-zeroed
 	files-symlink-long-crc files-extents-bmbt-crc normap-bnobt0-zeroed v4-inobt0-zeroed"}
-refusal_cases="agf3-crc agi3-unlinked"
+refusal_cases="dir-block-zeroed agi3-unlinked"
 
 SCR=$TMPD
 if [ -d /dev/shm ] && [ -w /dev/shm ]; then
