@@ -9,6 +9,7 @@
 #include <string.h>
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define XSHA_HAVE_NI 1
 #endif
@@ -121,10 +122,19 @@ static bool have_ni(void)
 {
 	static int known = -1;
 
+	/* cpuid itself, not __builtin_cpu_supports("sha"): clang 14 (the
+	 * fuzzing build) does not know that feature name. */
 	if (known < 0) {
-		__builtin_cpu_init();
-		known = __builtin_cpu_supports("sha") && __builtin_cpu_supports("sse4.1") &&
-			getenv("XFSRECON_NO_SHA_NI") == NULL;
+		unsigned a, b, c, d;
+		bool sse = false, sha = false;
+
+		if (__get_cpuid(1, &a, &b, &c, &d))
+			sse = (c & (1u << 19)) && (c & (1u << 9));     /* SSE4.1, SSSE3 */
+		if (__get_cpuid_max(0, NULL) >= 7) {
+			__cpuid_count(7, 0, a, b, c, d);
+			sha = (b & (1u << 29)) != 0;                   /* SHA extensions */
+		}
+		known = sse && sha && getenv("XFSRECON_NO_SHA_NI") == NULL;
 	}
 	return known;
 }
