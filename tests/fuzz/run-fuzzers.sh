@@ -54,6 +54,7 @@ max_len() {
 	dir) echo 66000 ;;
 	attr) echo 20000 ;;
 	image) echo 524288 ;;
+	logitem) echo 65536 ;;
 	esac
 }
 
