@@ -36,19 +36,19 @@ static int collect(struct xa_ctx *ctx, const struct xr_plan *plan, struct xr_pf_
 		   uint8_t *payload)
 {
 	uint64_t used = 0;
-	uint8_t *cur = NULL;
-	size_t maxlen = 1;
+	size_t maxlen = xr_plan_max_change(plan);
+	uint8_t *cur = malloc(maxlen), *spilled = malloc(maxlen);
 	int rc = 0;
 
-	for (size_t i = 0; i < plan->nchanges; i++)
-		if (plan->changes[i].len > maxlen)
-			maxlen = plan->changes[i].len;
-	cur = malloc(maxlen);
-	if (!cur)
+	if (!cur || !spilled) {
+		free(cur);
+		free(spilled);
 		return XERR_NOMEM;
+	}
 	for (size_t i = 0; i < plan->nchanges && !rc; i++) {
 		const struct xr_change *c = &plan->changes[i];
 		struct xr_pf_change *p = &pc[i];
+		const uint8_t *bytes;
 
 		memset(p, 0, sizeof(*p));
 		p->offset = c->offset;
@@ -65,11 +65,17 @@ static int collect(struct xa_ctx *ctx, const struct xr_plan *plan, struct xr_pf_
 		if (rc)
 			break;
 		xsha256(cur, c->len, p->before);
-		xsha256(c->bytes, c->len, p->after);
-		memcpy(payload + used, c->bytes, c->len);
+		bytes = xr_plan_change_bytes(plan, c, spilled);
+		if (!bytes) {
+			rc = XERR_IO;
+			break;
+		}
+		xsha256(bytes, c->len, p->after);
+		memcpy(payload + used, bytes, c->len);
 		used += c->len;
 	}
 	free(cur);
+	free(spilled);
 	return rc;
 }
 
@@ -99,6 +105,14 @@ static int store(const struct xr_cmd_plan_opts *o, struct xa_ctx *ctx, const str
 	fs.agcount = ctx->geom.agcount;
 	fs.dblocks = ctx->geom.dblocks;
 	fs.size = ctx->image_size;
+	/* apply reads a stored plan back whole: it is bounded (plan.h) */
+	if (plen > (plan->max_bytes ? plan->max_bytes : XR_PLAN_MAX_BYTES)) {
+		rc = XERR_NOMEM;
+		snprintf(err, errlen, "the plan writes %" PRIu64 " MiB, more than a stored plan may "
+			 "hold (%" PRIu64 " MiB; XFSRECON_PLAN_MAX=MIB raises it)", plen >> 20,
+			 (uint64_t)(plan->max_bytes ? plan->max_bytes : XR_PLAN_MAX_BYTES) >> 20);
+		goto out;
+	}
 	pc = calloc(plan->nchanges ? plan->nchanges : 1, sizeof(*pc));
 	payload = malloc(plen ? (size_t)plen : 1);
 	if (!pc || !payload) {

@@ -194,9 +194,9 @@ int xr_repair_prepare(const struct xr_prepare_opts *o, struct xa_ctx *ctx, struc
 	if (rc == 0)
 		rc = xr_repair_plan(ctx, &ro, plan, sum, err, sizeof(err));
 	if (rc && plan->over_bound) {
-		fprintf(errs, "xfsrecon: %s: the repair would write more than %" PRIu64 " MiB, more "
-			"than a plan may hold in memory; XFSRECON_PLAN_MAX=MIB raises the bound\n",
-			o->image, (uint64_t)((plan->max_bytes ? plan->max_bytes : XR_PLAN_MAX_BYTES) >> 20));
+		fprintf(errs, "xfsrecon: %s: the repair writes more than %" PRIu64 " MiB and the rest "
+			"could not be kept in a temporary file in $TMPDIR (or /tmp): is it full?\n",
+			o->image, (uint64_t)((plan->mem_max ? plan->mem_max : XR_PLAN_MEM_BYTES) >> 20));
 		code = XR_EXIT_OPERATIONAL;
 		goto fail;
 	}

@@ -296,15 +296,25 @@ static int copy_input(struct out *w)
 
 static int apply_plan(struct out *w)
 {
-	for (size_t i = 0; i < w->plan->nchanges; i++) {
-		const struct xr_change *c = &w->plan->changes[i];
-		int rc = pwrite_full(w, c->bytes, c->len, c->offset);
+	uint8_t *buf = malloc(xr_plan_max_change(w->plan));
+	int rc = 0;
 
-		if (rc)
-			return rc;
-		progress(w, c->len);
+	if (!buf)
+		return fail(w, XERR_NOMEM, "out of memory");
+	for (size_t i = 0; i < w->plan->nchanges && !rc; i++) {
+		const struct xr_change *c = &w->plan->changes[i];
+		const uint8_t *b = xr_plan_change_bytes(w->plan, c, buf);
+
+		if (!b) {
+			rc = fail(w, XERR_IO, "the plan's temporary file cannot be read back");
+			break;
+		}
+		rc = pwrite_full(w, b, c->len, c->offset);
+		if (!rc)
+			progress(w, c->len);
 	}
-	return 0;
+	free(buf);
+	return rc;
 }
 
 static int hash_out(struct out *w, uint8_t digest[XSHA256_DIGEST_LEN])

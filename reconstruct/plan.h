@@ -29,7 +29,9 @@ struct xa_ctx;
 struct xr_change {
 	uint64_t    offset;     /* byte offset in the filesystem */
 	uint32_t    len;
-	uint8_t    *bytes;      /* owned, len bytes */
+	uint8_t    *bytes;      /* owned, len bytes; NULL when spilled (read them
+	                           with xr_plan_change_bytes, never directly) */
+	uint64_t    spill_off;  /* where a spilled change's bytes are in the spill file */
 	const char *structure;  /* static name: "sb", "agf", "bnobt", "inode", "dir", "log" ... */
 	uint32_t    agno;       /* XR_NO_AG when not within one AG */
 	uint32_t    agbno;      /* block of the AG (when agno is set) */
@@ -68,6 +70,8 @@ struct xr_ag_note {
 	const char *believed;   /* static: which metadata the rebuild trusted */
 };
 
+struct xr_plan_index;
+
 struct xr_plan {
 	struct xr_ag_note *ag_notes;  /* one per AG, in AG order (may be NULL) */
 	size_t             nag_notes;
@@ -79,15 +83,29 @@ struct xr_plan {
 	size_t            norphans, orphans_cap;
 	bool              sorted;   /* changes sorted by offset (xr_plan_finish) */
 	uint64_t          bytes;    /* bytes the changes hold */
-	uint64_t          max_bytes; /* bound on bytes (0 = the default, XR_PLAN_MAX_BYTES) */
-	bool              over_bound; /* a write was refused for the bound */
+	uint64_t          max_bytes; /* bound of a stored plan's payload (0 = the
+	                                default, XR_PLAN_MAX_BYTES; plan_file.c) */
+	uint64_t          mem_max;  /* change bytes held in memory before spilling
+	                               (0 = the default, XR_PLAN_MEM_BYTES) */
+	uint64_t          mem_bytes; /* change bytes held in memory now */
+	int               spill_fd; /* unnamed temporary file, -1 until needed */
+	uint64_t          spill_end;
+	bool              over_bound; /* the spill file could not be written */
+	struct xr_plan_index *index;  /* changes ordered by offset (plan.c) */
 };
 
 /*
- * A plan holds the bytes it will write in memory; a hostile image could make
- * a repair rewrite most of it.  Past this many bytes (or $XFSRECON_PLAN_MAX,
- * in MiB) xr_plan_write fails with XERR_NOMEM and the repair stops with a
- * message instead of growing without bound.
+ * A repair of a hostile or badly damaged image may rewrite most of it, so a
+ * plan keeps at most this many bytes of changes in memory (or
+ * $XFSRECON_PLAN_MEM MiB); the rest go to an unnamed temporary file in
+ * $TMPDIR (or /tmp), created 0600 and gone when the plan is released.
+ * Changes never overlap, so that file never outgrows the filesystem.
+ */
+#define XR_PLAN_MEM_BYTES (64ull << 20)
+
+/*
+ * A stored plan (`xfsrecon plan`) is read back whole by `apply`; its payload
+ * may hold at most this many bytes (or $XFSRECON_PLAN_MAX MiB).
  */
 #define XR_PLAN_MAX_BYTES (512ull << 20)
 
@@ -108,8 +126,9 @@ int xr_plan_answer(struct xr_plan *p, int action, size_t fi);
  * Plan writing len bytes at filesystem byte offset (copied).  A change of the
  * same range replaces the earlier one; a partial overlap with an earlier
  * change returns XERR_USAGE (a planner bug, reported as such).  structure is
- * a static string.  Returns 0, XERR_NOMEM (memory, or the plan's bound) or
- * XERR_USAGE.
+ * a static string.  O(log n) in the number of changes.  Returns 0,
+ * XERR_NOMEM, XERR_IO (the spill file could not be written; over_bound is
+ * set) or XERR_USAGE.
  */
 int xr_plan_write(struct xr_plan *p, int action, const char *structure, uint32_t agno,
 		  uint32_t agbno, uint64_t ino, uint64_t offset, const void *bytes, size_t len);
@@ -117,7 +136,7 @@ int xr_plan_write(struct xr_plan *p, int action, const char *structure, uint32_t
 /*
  * Read len bytes at filesystem byte offset as they will be after the plan:
  * the image's bytes with every planned change laid over them.  Returns 0 or
- * the image read error.
+ * the image (or spill file) read error.
  */
 int xr_plan_read(const struct xr_plan *p, struct xa_ctx *ctx, uint64_t offset, void *buf,
 		 size_t len);
@@ -132,6 +151,17 @@ int xr_plan_orphan(struct xr_plan *p, struct xr_orphan *o);
  * and a plan names only real changes).  Returns 0 or an image read error.
  */
 int xr_plan_finish(struct xr_plan *p, struct xa_ctx *ctx);
+
+/*
+ * The bytes of change c of plan p: its own buffer, or a spilled change's
+ * bytes read into buf (at least c->len bytes; xr_plan_max_change says how
+ * many any change needs).  NULL when a spilled change cannot be read back.
+ */
+const uint8_t *xr_plan_change_bytes(const struct xr_plan *p, const struct xr_change *c,
+				    uint8_t *buf);
+
+/* The length of the plan's longest change (at least 1). */
+size_t xr_plan_max_change(const struct xr_plan *p);
 
 /* Bytes the plan changes (sum of change lengths). */
 uint64_t xr_plan_bytes(const struct xr_plan *p);

@@ -31,7 +31,7 @@ set -eu
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 builddir=${FUZZ_BUILDDIR:-$srcdir/_build-fuzzers}
-ALL="sb agheaders btree dinode log dir attr image logitem"
+ALL="sb agheaders btree dinode log dir attr image logitem planfile"
 
 build() {
 	mkdir -p "$builddir"
@@ -55,6 +55,7 @@ max_len() {
 	attr) echo 20000 ;;
 	image) echo 524288 ;;
 	logitem) echo 65536 ;;
+	planfile) echo 262144 ;;
 	esac
 }
 

@@ -91,15 +91,20 @@ static int write_plan(const struct xr_plan *plan, const char *path)
 		perror(path);
 		return XERR_IO;
 	}
-	for (size_t i = 0; i < plan->nchanges; i++) {
-		const struct xr_change *c = &plan->changes[i];
+	uint8_t *buf = malloc(xr_plan_max_change(plan));
 
-		if (pwrite(fd, c->bytes, c->len, (off_t)c->offset) != (ssize_t)c->len) {
+	for (size_t i = 0; buf && i < plan->nchanges; i++) {
+		const struct xr_change *c = &plan->changes[i];
+		const uint8_t *b = xr_plan_change_bytes(plan, c, buf);
+
+		if (!b || pwrite(fd, b, c->len, (off_t)c->offset) != (ssize_t)c->len) {
 			perror(path);
+			free(buf);
 			close(fd);
 			return XERR_IO;
 		}
 	}
+	free(buf);
 	if (close(fd)) {
 		perror(path);
 		return XERR_IO;
