@@ -156,6 +156,9 @@ void xa_finding_render(const struct xa_finding *fd, char *buf, size_t len)
 			snprintf(num, sizeof(num), "%" PRIu64, fd->p.ino);
 		else if (klen == 3 && !strncmp(t + 1, "off", 3))
 			snprintf(num, sizeof(num), "%" PRIu64, fd->p.off);
+		else if (klen == 3 && !strncmp(t + 1, "lsn", 3))
+			snprintf(num, sizeof(num), "%" PRIu32 "/%" PRIu32, (uint32_t)(fd->p.off >> 32),
+				 (uint32_t)fd->p.off);
 		else if (klen == 6 && !strncmp(t + 1, "struct", 6))
 			pos = put_str(buf, len, pos, fd->what ? fd->what : "");
 		pos = put_str(buf, len, pos, num);

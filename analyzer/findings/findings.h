@@ -63,7 +63,8 @@ uint64_t xa_findings_count(const struct xa_findings *f, enum xprob_severity min)
 
 /*
  * Render a finding's message template into buf (always NUL-terminated).
- * Values print in decimal, except magic numbers and CRCs, which print in hex.
+ * Values print in decimal, except magic numbers and CRCs, which print in hex;
+ * {lsn} prints off as an LSN, "cycle/block".
  */
 void xa_finding_render(const struct xa_finding *fd, char *buf, size_t len);
 

@@ -469,13 +469,25 @@ static int run_pass(struct rp *rp, int pass, const struct xa_log_bounds *b, stru
 	return rc;
 }
 
+/* Where the walk ended early: located at the bad record's image byte, its
+ * LSN in off; a damaged log also says how many transactions were kept. */
 static void report_walk(struct rp *rp, const struct xa_log_walk *w)
 {
-	if (w->end == XA_LOG_WALK_TORN)
-		report(rp, XP_logTornHead, w->why, 0, w->lost_blocks, XPROB_HAS_OBSERVED, 0);
-	else if (w->end == XA_LOG_WALK_DAMAGED)
-		report(rp, XP_logDamaged, w->why, rp->st->transactions, w->lost_blocks,
-		       XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED | XPROB_HAS_OFF, w->bad_block);
+	struct xa_loc loc = { XPROB_HAS_BYTE, 0, 0, 0,
+			      rp->pos->start + (uint64_t)w->bad_block * BB, "log" };
+	struct xprob p = { .field = w->why, .observed = w->lost_blocks, .off = w->stop_lsn,
+			   .has = XPROB_HAS_OBSERVED | XPROB_HAS_OFF };
+
+	if (w->end == XA_LOG_WALK_DONE)
+		return;
+	if (w->end == XA_LOG_WALK_TORN) {
+		p.code = XP_logTornHead;
+	} else {
+		p.code = XP_logDamaged;
+		p.expected = rp->st->transactions;
+		p.has |= XPROB_HAS_EXPECTED;
+	}
+	xa_findings_add(&rp->ctx->findings, &p, &loc);
 }
 
 int xa_log_replay(struct xa_ctx *ctx, const struct xa_log_pos *pos, const struct xa_log_bounds *b,

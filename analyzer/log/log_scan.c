@@ -7,6 +7,14 @@
  * blocks just before the cycle change can still hold the previous cycle.
  * The head is the first such block (xlog_find_verify_cycle); records
  * after it were never all written.
+ *
+ * Why the torn-write window counts records, not blocks: those eight
+ * buffers are eight records, so only the last eight records before the
+ * head can hold a write the crash cut short.  Recovery checks them
+ * (xlog_verify_head) and moves the head back to the first bad one; a bad
+ * record before them cannot be a torn write, and recovery gives up
+ * (xlog_verify_tail fails the mount).  We stop the walk at either, keeping
+ * what came before, and say which it was.
  */
 #include "analyzer/log/log_scan.h"
 
@@ -17,6 +25,7 @@
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
+#include "formats/endian.h"
 
 #define BB 512u
 #define CYCLE_CHUNK 128u   /* blocks read at once while looking at cycles */
@@ -144,6 +153,51 @@ static int find_head(struct cycles *c, uint32_t *head, uint32_t *head_cycle)
 	return 0;
 }
 
+/* Blocks from a to b going forward round the log. */
+static uint64_t distance(const struct xa_log_pos *pos, uint32_t a, uint32_t b)
+{
+	return b >= a ? (uint64_t)(b - a) : (uint64_t)pos->nbb - a + b;
+}
+
+/*
+ * Where the torn-write window starts: look back from the head, no further
+ * than the tail, for the XA_LOG_MAX_ICLOGS-th block that starts with the
+ * record magic (xlog_rseek_logrec_hdr; a payload block's first word is a
+ * cycle stamp, never the magic).  Fewer headers: the oldest found, or the
+ * tail when there is none.
+ */
+static int find_torn_window(struct xa_ctx *ctx, const struct xa_log_pos *pos,
+			    struct xa_log_bounds *b)
+{
+	uint64_t span = distance(pos, b->tail, b->head), back = 0;
+	uint8_t *buf = malloc((size_t)CYCLE_CHUNK * BB);
+	unsigned found = 0;
+	int rc = 0;
+
+	if (!buf)
+		return XERR_NOMEM;
+	b->torn_from = b->tail;
+	/* Chunks of blocks ending where the previous one began, newest first. */
+	while (back < span && found < XA_LOG_MAX_ICLOGS) {
+		uint32_t n = span - back < CYCLE_CHUNK ? (uint32_t)(span - back) : CYCLE_CHUNK;
+		uint32_t first = (uint32_t)(((uint64_t)b->head + pos->nbb - (back + n) % pos->nbb) %
+					    pos->nbb);
+
+		rc = read_blocks(ctx, pos, first, n, buf);
+		if (rc)
+			break;
+		for (uint32_t i = n; i-- > 0 && found < XA_LOG_MAX_ICLOGS;) {
+			if (xfmt_get_be32(buf + (size_t)i * BB) != XLOG_HEADER_MAGIC)
+				continue;
+			b->torn_from = (uint32_t)(((uint64_t)first + i) % pos->nbb);
+			found++;
+		}
+		back += n;
+	}
+	free(buf);
+	return rc;
+}
+
 int xa_log_find(struct xa_ctx *ctx, const struct xa_log_pos *pos, struct xa_log_bounds *b)
 {
 	struct cycles *c = calloc(1, sizeof(*c));
@@ -196,23 +250,29 @@ int xa_log_find(struct xa_ctx *ctx, const struct xa_log_pos *pos, struct xa_log_
 		}
 		break;
 	}
+	b->torn_from = b->tail;
+	if (b->found && !b->clean)
+		return find_torn_window(ctx, pos, b);
 	return 0;
 }
 
-/* Blocks from a to b going forward round the log. */
-static uint64_t distance(const struct xa_log_pos *pos, uint32_t a, uint32_t b)
+/*
+ * End the walk at the bad record at block at (LSN cycle/at).  torn_kind:
+ * the kind of fault a cut-short write leaves (a bad header, CRC or LSN, a
+ * record past the head), a torn write when the record is in the window;
+ * anything else, or anything before the window, is damage.
+ */
+static void walk_stop(struct xa_log_walk *w, const struct xa_log_pos *pos,
+		      const struct xa_log_bounds *b, uint32_t at, uint32_t cycle, bool torn_kind,
+		      const char *why)
 {
-	return b >= a ? (uint64_t)(b - a) : (uint64_t)pos->nbb - a + b;
-}
+	uint64_t lost = distance(pos, at, b->head);
 
-static void walk_stop(struct xa_log_walk *w, const struct xa_log_pos *pos, uint32_t at,
-		      uint32_t head, bool torn_kind, const char *why)
-{
-	uint64_t lost = distance(pos, at, head);
-
-	w->end = torn_kind && lost <= XA_LOG_TORN_WINDOW ? XA_LOG_WALK_TORN : XA_LOG_WALK_DAMAGED;
+	w->end = torn_kind && lost <= distance(pos, b->torn_from, b->head) ? XA_LOG_WALK_TORN
+									 : XA_LOG_WALK_DAMAGED;
 	w->why = why;
 	w->bad_block = at;
+	w->stop_lsn = ((uint64_t)cycle << 32) | at;
 	w->lost_blocks = lost;
 }
 
@@ -238,20 +298,21 @@ int xa_log_walk(struct xa_ctx *ctx, const struct xa_log_pos *pos, const struct x
 			goto out;
 		xfmt_log_rec_decode(rec, BB, &r);
 		if (xfmt_log_rec_check(&r) != XLOG_REC_OK) {
-			walk_stop(w, pos, at, b->head, false, "not a valid record header");
+			walk_stop(w, pos, b, at, cycle, true, "not a valid record header");
 			break;
 		}
 		if (r.lsn != want || r.cycle != cycle) {
-			walk_stop(w, pos, at, b->head, false, "the record's LSN does not match its place in the log");
+			walk_stop(w, pos, b, at, cycle, true,
+				  "the record's LSN does not match its place in the log");
 			break;
 		}
 		if (memcmp(r.fs_uuid, ctx->sb.uuid, 16) != 0) {
-			walk_stop(w, pos, at, b->head, false, "the record belongs to another filesystem");
+			walk_stop(w, pos, b, at, cycle, false, "the record belongs to another filesystem");
 			break;
 		}
 		total = xfmt_log_rec_total_blocks(&r);
 		if (total > distance(pos, at, b->head)) {
-			walk_stop(w, pos, at, b->head, true, "the record runs past the head");
+			walk_stop(w, pos, b, at, cycle, true, "the record runs past the head");
 			break;
 		}
 		rc = read_blocks(ctx, pos, at, (uint32_t)total, rec);
@@ -261,11 +322,11 @@ int xa_log_walk(struct xa_ctx *ctx, const struct xa_log_pos *pos, const struct x
 		 * filesystem without CRCs. */
 		if ((r.crc != 0 || ctx->geom.v5) &&
 		    (xfmt_log_rec_crc(rec, (size_t)total * BB, &crc) != 0 || crc != r.crc)) {
-			walk_stop(w, pos, at, b->head, true, "record CRC mismatch");
+			walk_stop(w, pos, b, at, cycle, true, "record CRC mismatch");
 			break;
 		}
 		if (xfmt_log_rec_restore(rec, (size_t)total * BB) != 0) {
-			walk_stop(w, pos, at, b->head, false, "the cycle stamps cannot be restored");
+			walk_stop(w, pos, b, at, cycle, true, "the cycle stamps cannot be restored");
 			break;
 		}
 		hblks = xfmt_log_rec_hdr_blocks(&r);
@@ -274,8 +335,7 @@ int xa_log_walk(struct xa_ctx *ctx, const struct xa_log_pos *pos, const struct x
 			goto out;
 		if (rc > 0) {
 			rc = 0;
-			walk_stop(w, pos, at, b->head, false, why ? why : "the record's payload is damaged");
-			w->end = XA_LOG_WALK_DAMAGED;
+			walk_stop(w, pos, b, at, cycle, false, why ? why : "the record's payload is damaged");
 			break;
 		}
 		w->records++;

@@ -9,10 +9,12 @@
  * unmount record ending at the head (xfs-ondisk.md 10.3).  The walk reads
  * each record from the tail to the head (wrapping), checks its header, its
  * LSN against its place in the log, its uuid and CRC, undoes the cycle
- * stamps and hands the payload to a callback.  A bad record close to the
- * head is a torn write (the walk ends there, as recovery's head check
- * does); elsewhere it is damage and the walk stops.  The log is read from
- * ctx->input, the image as given.
+ * stamps and hands the payload to a callback.  A bad record among the last
+ * XA_LOG_MAX_ICLOGS records before the head is a torn write (the walk ends
+ * there, as recovery's head check moves the head back to it); a bad record
+ * before them is damage: the walk stops there too, but the kernel would
+ * refuse to recover such a log at all.  The log is read from ctx->input,
+ * the image as given.
  */
 #ifndef XA_LOG_SCAN_H
 #define XA_LOG_SCAN_H
@@ -24,8 +26,13 @@
 
 struct xa_ctx;
 
-/* Log blocks a torn write can span: 8 in-core log buffers of 256 KiB. */
-#define XA_LOG_TORN_WINDOW (8u * (XLOG_MAX_RECORD_BYTES / 512u))
+/* In-core log buffers that can be in flight at once: the records a torn
+ * write can span (the kernel's XLOG_MAX_ICLOGS). */
+#define XA_LOG_MAX_ICLOGS 8u
+
+/* Log blocks those buffers can span at most (8 of 256 KiB): how far back
+ * from the cycle change the head search looks for stale blocks. */
+#define XA_LOG_TORN_WINDOW (XA_LOG_MAX_ICLOGS * (XLOG_MAX_RECORD_BYTES / 512u))
 
 struct xa_log_pos {
 	uint64_t start;  /* filesystem byte of log block 0 */
@@ -39,6 +46,10 @@ struct xa_log_bounds {
 	uint32_t head_cycle;   /* cycle the head's next record would have */
 	uint32_t tail_cycle;
 	uint64_t last_lsn;     /* LSN of the last record before the head */
+	uint32_t torn_from;    /* first block of the oldest of the last
+	                          XA_LOG_MAX_ICLOGS record headers before the
+	                          head (the tail when there are fewer): a bad
+	                          record from here on is a torn write */
 };
 
 enum xa_log_walk_end {
@@ -51,6 +62,7 @@ struct xa_log_walk {
 	enum xa_log_walk_end end;
 	const char *why;       /* static: what was wrong (torn or damaged) */
 	uint32_t bad_block;    /* log block of the bad record */
+	uint64_t stop_lsn;     /* the LSN its place in the log gives (cycle << 32 | block) */
 	uint64_t lost_blocks;  /* log blocks from it to the head */
 	uint64_t records;      /* records handed to the callback */
 	uint64_t last_lsn;     /* LSN of the last of them (0 = none) */
@@ -63,7 +75,8 @@ struct xa_log_walk {
 int xa_log_locate(const struct xa_ctx *ctx, struct xa_log_pos *pos);
 
 /*
- * Find head, tail and the last record.  Returns 0 (b->found false when no
+ * Find head, tail, the last record and, for a dirty log, where the torn
+ * write window starts (b->torn_from).  Returns 0 (b->found false when no
  * record header precedes the head), or a negative xerr when the log cannot
  * be read (an imageReadError finding is recorded).
  */

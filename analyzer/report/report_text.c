@@ -137,6 +137,20 @@ void xa_report_text_log(FILE *out, const struct xa_ctx *ctx)
 		ls->st.transactions,
 		ls->walk.end == XA_LOG_WALK_TORN ? " (torn write at the head dropped)" :
 		ls->walk.end == XA_LOG_WALK_DAMAGED ? " (walk stopped at damage)" : "");
+	if (ls->walk.end != XA_LOG_WALK_DONE) {
+		char stop[32];
+
+		lsn_text(ls->walk.stop_lsn, stop, sizeof(stop));
+		if (ls->walk.end == XA_LOG_WALK_TORN)
+			fprintf(out, "            torn write from LSN %s (%s): the last %" PRIu64
+				" log blocks dropped, as the kernel drops them\n", stop,
+				ls->walk.why ? ls->walk.why : "?", ls->walk.lost_blocks);
+		else
+			fprintf(out, "            damaged record at LSN %s (%s): replay stops there; %"
+				PRIu64 " transactions kept, %" PRIu64 " log blocks not replayed\n",
+				stop, ls->walk.why ? ls->walk.why : "?", ls->st.transactions,
+				ls->walk.lost_blocks);
+	}
 	if (ls->replayed)
 		fprintf(out, "            replayed in memory: %" PRIu64 " buffers, %" PRIu64
 			" inode buffers, %" PRIu64 " inodes, %" PRIu64 " inode chunks (%" PRIu64

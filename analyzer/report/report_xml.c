@@ -293,6 +293,10 @@ static void write_log(struct xa_xw *x, const struct xa_ctx *ctx)
 		xa_xw_attr_u64(x, "transactions", ls->st.transactions);
 		xa_xw_attr(x, "walk", ls->walk.end == XA_LOG_WALK_TORN ? "torn-head" :
 				      ls->walk.end == XA_LOG_WALK_DAMAGED ? "damaged" : "complete");
+		if (ls->walk.end != XA_LOG_WALK_DONE) {
+			xa_xw_attr_u64(x, "stopLsn", ls->walk.stop_lsn);
+			xa_xw_attr_u64(x, "blocksNotReplayed", ls->walk.lost_blocks);
+		}
 		xa_xw_attr_bool(x, "replayed", ls->replayed);
 		if (ls->replayed) {
 			xa_xw_attr_u64(x, "buffers", ls->st.bufs + ls->st.inode_bufs);

@@ -135,8 +135,9 @@ int xa_cmd_log_list(struct xa_ctx *ctx, FILE *out, FILE *err)
 		return rc;
 	fprintf(out, "%" PRIu64 " records, %" PRIu64 " transactions", w.records, l.n);
 	if (w.end != XA_LOG_WALK_DONE)
-		fprintf(out, "; %s at log block %" PRIu32 " (%s): %" PRIu64 " blocks not read",
-			w.end == XA_LOG_WALK_TORN ? "torn write" : "damage", w.bad_block, w.why,
+		fprintf(out, "; %s at log block %" PRIu32 " (LSN %" PRIu32 "/%" PRIu32 ", %s): %"
+			PRIu64 " blocks not read", w.end == XA_LOG_WALK_TORN ? "torn write" : "damage",
+			w.bad_block, (uint32_t)(w.stop_lsn >> 32), (uint32_t)w.stop_lsn, w.why,
 			w.lost_blocks);
 	fprintf(out, "\n");
 	return 0;

@@ -64,6 +64,7 @@ cow         crc=1,rmapbt=1,reflink=1 -          BUF,INO,CUI,CUD,RUI,RUD  copy-on
 normap      crc=1,rmapbt=0,reflink=0 -          BUF,INO,ICR              no rmapbt or reflink: creates, a fragmented file deleted, renames, xattrs
 logbsize    crc=1,rmapbt=1,reflink=1 logbsize=256k BUF,INO,ICR           256 KiB log buffers: records past 32 KiB, v2 extended headers
 torn        crc=1,rmapbt=1,reflink=1 -          BUF,INO                  two checkpoints (the torn-log tests cut or break the second)
+records     crc=1,rmapbt=1,reflink=1 -          BUF,INO                  40 small checkpoints, one per fsync (the damaged-log tests break one in the middle)
 EOF
 }
 
@@ -293,6 +294,19 @@ run_torn() {
 	mv "$mnt/t/base" "$mnt/t/base-renamed"
 	chmod 0640 "$mnt/t/first-data"
 	touched "$mnt"/t/second-* "$mnt/t/base-renamed"
+}
+
+setup_records() { mkdir "$mnt/steps"; }
+run_records() {
+	# one checkpoint per step: each fsync forces the log, so the log holds
+	# at least 40 records, each ending in a commit
+	i=0
+	while [ $i -lt 40 ]; do
+		fill_file "$mnt/steps/step-$i" $((i * 300 + 100)) "step-$i"
+		xfs_io -c fsync "$mnt/steps/step-$i"
+		i=$((i + 1))
+	done
+	touched "$mnt/steps" "$mnt"/steps/step-*
 }
 
 # ------------------------------------------------------------ driver
