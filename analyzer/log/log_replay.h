@@ -27,8 +27,10 @@ struct xa_log_bounds;
 struct xa_log_walk;
 
 /* Memory bound of the overlay and of the transactions held while
- * assembling; $XFSRECON_REPLAY_MAX (MiB) changes it. */
-#define XA_LOG_REPLAY_MAX_BYTES (512ull << 20)
+ * assembling; $XFSRECON_REPLAY_MAX (MiB) changes it.  The distinct metadata
+ * a real log rewrites is far smaller; the bound is for hostile logs, and
+ * keeps a whole run (block cache, replay, plan) within a few hundred MiB. */
+#define XA_LOG_REPLAY_MAX_BYTES (256ull << 20)
 
 struct xa_log_replay_stats {
 	uint64_t transactions;      /* committed transactions walked */
