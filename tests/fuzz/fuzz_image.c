@@ -21,8 +21,10 @@
  *
  * After the run: the text findings and info reports, the XML report (to
  * /dev/null) and `show` of the primary headers, the root inode and two btree
- * roots are rendered, since they read every finding and header field; then
- * the file views walk the namespace: `ls -lR --deleted /`, `bodyfile`,
+ * roots are rendered, since they read every finding and header field; the
+ * block-ownership map is drawn (SVG of every AG, HTML of one AG zoomed,
+ * both to /dev/null) so hostile owner records, marks and paths reach the
+ * grid and the drawing; then the file views walk the namespace: `ls -lR --deleted /`, `bodyfile`,
  * `stat` and `cat` of a few inodes, and `extract /` into a scratch
  * directory.  Extraction is checked to have written nothing beside its
  * destination (rule 1: we write only where the user said), then removed.
@@ -55,6 +57,7 @@
 #include "analyzer/views/extract.h"
 #include "analyzer/views/files.h"
 #include "analyzer/views/ls.h"
+#include "analyzer/views/map.h"
 #include "analyzer/views/show.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair.h"
@@ -364,6 +367,23 @@ static void show_views(struct xa_ctx *ctx, uint32_t last)
 	}
 }
 
+/*
+ * `map`: the overview as SVG and the last AG zoomed as HTML, each built in
+ * memory and written to /dev/null (it exists, hence force; it is no regular
+ * file, so the writer does not truncate it).
+ */
+static void draw_maps(struct xa_ctx *ctx, uint32_t last)
+{
+	struct xa_map_opts mo = { "/dev/null", false, true, false, false, 0 };
+
+	xa_cmd_map(ctx, &mo, fz_null);
+	mo.html = true;
+	mo.one_ag = true;
+	mo.forward = true;
+	mo.ag = last;
+	xa_cmd_map(ctx, &mo, fz_null);
+}
+
 static void render(struct xa_ctx *ctx)
 {
 	char err[256];
@@ -384,6 +404,7 @@ static void render(struct xa_ctx *ctx)
 	if (ctx->nags && ctx->ags[0].agi_ok)
 		show(ctx, "btree", 0, ctx->ags[0].agi.root, 3);
 	show_views(ctx, last);
+	draw_maps(ctx, last);
 	file_views(ctx);
 }
 
