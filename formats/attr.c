@@ -798,3 +798,45 @@ const struct xfmt_field xfmt_attr3_rmt_hdr_fields[] = {
 	AF("hdr.lsn", RM_LSN, 8, XFK_LSN, 1, "NULLCOMMITLSN: written outside the log"),
 	XFMT_FIELD_END
 };
+
+/* Node header: the DA blkinfo, then be16 count, be16 level (danode.h). */
+#define NH4_COUNT XFMT_DA_BLKINFO_V4
+#define NH4_LEVEL (XFMT_DA_BLKINFO_V4 + 2)
+#define NH5_COUNT XFMT_DA_BLKINFO_V5
+#define NH5_LEVEL (XFMT_DA_BLKINFO_V5 + 2)
+_Static_assert(NH4_LEVEL + 2 == XFMT_DA_NODE_HDR_V4, "v4 node header is 16 bytes");
+_Static_assert(NH5_LEVEL + 2 + 4 == XFMT_DA_NODE_HDR_V5, "v5 node header is 64 bytes");
+
+const struct xfmt_field xfmt_attr3_node_hdr_fields[] = {
+	AF("hdr.info.hdr.forw", 0, 4, XFK_UINT, 0, "next node at this level (attr block, 0 = none)"),
+	AF("hdr.info.hdr.back", 4, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
+	AF("hdr.info.hdr.magic", 8, 2, XFK_HEX, 0, "0x3ebe: v5 DA node"),
+	AF("hdr.info.crc", XFMT_DA_CRC_OFF, 4, XFK_CRC, 1, "CRC32c of the whole block"),
+	AF("hdr.info.bno", 16, 8, XFK_UINT, 1, "daddr (512-byte sector) where this block lives"),
+	AF("hdr.info.lsn", 24, 8, XFK_LSN, 1, "log sequence number of the last write"),
+	AF("hdr.info.uuid", 32, 16, XFK_UUID, 1, "filesystem metadata uuid"),
+	AF("hdr.info.owner", 48, 8, XFK_UINT, 1, "inode whose attr fork holds this tree"),
+	AF("hdr.count", NH5_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
+	AF("hdr.level", NH5_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
+	XFMT_FIELD_END
+};
+
+const struct xfmt_field xfmt_attr_node_hdr_fields[] = {
+	AF("hdr.info.forw", 0, 4, XFK_UINT, 0, "next node at this level (attr block, 0 = none)"),
+	AF("hdr.info.back", 4, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
+	AF("hdr.info.magic", 8, 2, XFK_HEX, 0, "0xfebe: v4 DA node"),
+	AF("hdr.count", NH4_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
+	AF("hdr.level", NH4_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
+	XFMT_FIELD_END
+};
+
+const struct xfmt_field *xfmt_attr_node_hdr_fields_for(bool v5)
+{
+	return v5 ? xfmt_attr3_node_hdr_fields : xfmt_attr_node_hdr_fields;
+}
+
+const struct xfmt_field xfmt_attr_sf_hdr_fields[] = {
+	AF("hdr.totsize", SF_TOTSIZE, 2, XFK_UINT, 0, "bytes of the whole list, header included"),
+	AF("hdr.count", SF_COUNT, 1, XFK_UINT, 0, "attributes in the list"),
+	XFMT_FIELD_END
+};

@@ -372,5 +372,15 @@ extern const struct xfmt_field xfmt_attr_leaf_hdr_fields[];
 const struct xfmt_field *xfmt_attr_leaf_hdr_fields_for(bool v5);
 /* Remote value header fields (hdr.magic ... hdr.lsn). */
 extern const struct xfmt_field xfmt_attr3_rmt_hdr_fields[];
+/*
+ * DA node header fields as xfs_db names them in an attr fork (`type attr3`:
+ * hdr.info.hdr.forw ... hdr.count, hdr.level; v4 hdr.info.forw ...); the
+ * offsets are danode.h's, only the names differ from a directory's nhdr.
+ */
+extern const struct xfmt_field xfmt_attr3_node_hdr_fields[];
+extern const struct xfmt_field xfmt_attr_node_hdr_fields[];
+const struct xfmt_field *xfmt_attr_node_hdr_fields_for(bool v5);
+/* Shortform header fields (hdr.totsize, hdr.count; xfs_db adds "a.sfattr."). */
+extern const struct xfmt_field xfmt_attr_sf_hdr_fields[];
 
 #endif /* XFMT_ATTR_H */

@@ -1,7 +1,8 @@
 /*
  * show.c - `xfsrecon show IMAGE WHAT`: parses WHAT and shows the AG header
  * sectors, inodes and single blocks (their type found from the magic, or
- * named with --as).  Every field comes from the formats/ field tables and is
+ * named with --as: btree, AG header, directory, attr, DA node, symlink and
+ * inode blocks).  Every field comes from the formats/ field tables and is
  * printed with the verdict of the structure's verifier (show_out.h); the
  * btree, directory and log views live in show_btree.c, show_dir.c and
  * show_log.c.  Field names and value notation follow xfs_db's `print`, so
@@ -20,11 +21,13 @@
 #include "formats/agf.h"
 #include "formats/agfl.h"
 #include "formats/agi.h"
+#include "formats/attr.h"
 #include "formats/btrec.h"
 #include "formats/dinode.h"
 #include "formats/dir2.h"
 #include "formats/endian.h"
 #include "formats/sb.h"
+#include "formats/symlink.h"
 
 int xa_show_read(struct xa_show_run *s, uint64_t off, size_t len, struct xbuf **b)
 {
@@ -221,7 +224,8 @@ static int show_inode(struct xa_show_run *s, uint64_t ino)
 /* ------------------------------------------------------------ single blocks */
 
 /* What a block holds, from its magic or from --as. */
-enum blk_type { BLK_UNKNOWN, BLK_AGHDR, BLK_BTREE, BLK_DIR, BLK_INODES };
+enum blk_type { BLK_UNKNOWN, BLK_AGHDR, BLK_BTREE, BLK_DIR, BLK_INODES, BLK_ATTR,
+		BLK_DANODE, BLK_SYMLINK };
 
 static enum blk_type detect(const struct xfmt_geom *g, const uint8_t *p, size_t len,
 			    enum xfmt_btnum *bt)
@@ -240,11 +244,20 @@ static enum blk_type detect(const struct xfmt_geom *g, const uint8_t *p, size_t 
 	case XFS_DIR2_BLOCK_MAGIC: case XFS_DIR2_DATA_MAGIC: case XFS_DIR2_FREE_MAGIC:
 	case XFS_DIR3_BLOCK_MAGIC: case XFS_DIR3_DATA_MAGIC: case XFS_DIR3_FREE_MAGIC:
 		return BLK_DIR;
+	case XFS_ATTR3_RMT_MAGIC:
+		return BLK_ATTR;
+	case XFS_SYMLINK_MAGIC:
+		return BLK_SYMLINK;
 	}
 	switch (m16) {
 	case XFS_DIR2_LEAF1_MAGIC: case XFS_DIR2_LEAFN_MAGIC: case XFS_DIR3_LEAF1_MAGIC:
-	case XFS_DIR3_LEAFN_MAGIC: case XFS_DA_NODE_MAGIC: case XFS_DA3_NODE_MAGIC:
+	case XFS_DIR3_LEAFN_MAGIC:
 		return BLK_DIR;
+	case XFS_ATTR_LEAF_MAGIC: case XFS_ATTR3_LEAF_MAGIC:
+		return BLK_ATTR;
+	/* A node serves directories and attr forks alike: --as tells which. */
+	case XFS_DA_NODE_MAGIC: case XFS_DA3_NODE_MAGIC:
+		return BLK_DANODE;
 	}
 	if (len >= 2 && xfmt_get_be16(p) == XFS_DINODE_MAGIC)
 		return BLK_INODES;
@@ -257,6 +270,10 @@ static enum blk_type parse_as(const char *as, enum xfmt_btnum *bt)
 		return BLK_BTREE;
 	if (!strcmp(as, "dir") || !strcmp(as, "dir3") || !strcmp(as, "dir2"))
 		return BLK_DIR;
+	if (!strcmp(as, "attr") || !strcmp(as, "attr3"))
+		return BLK_ATTR;
+	if (!strcmp(as, "symlink"))
+		return BLK_SYMLINK;
 	if (!strcmp(as, "inode") || !strcmp(as, "inodes"))
 		return BLK_INODES;
 	if (!strcmp(as, "sb") || !strcmp(as, "agheaders"))
@@ -283,7 +300,7 @@ static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, cons
 	}
 	if (as && (t = parse_as(as, &bt)) == BLK_UNKNOWN) {
 		fprintf(s->err, "xfsrecon: --as takes bnobt, cntbt, inobt, finobt, rmapbt, "
-			"refcountbt, bmbt, dir3, inode or sb, not '%s'\n", as);
+			"refcountbt, bmbt, dir3, attr3, symlink, inode or sb, not '%s'\n", as);
 		return XERR_USAGE;
 	}
 	byte = xfmt_geom_agbno_byte(g, (uint32_t)agno, (uint32_t)agbno);
@@ -318,6 +335,19 @@ static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, cons
 		rc = xa_show_dirblock(s, where, b->data, b->len, byte,
 				      g->v5 && b->len >= 56 ? xfmt_get_be64(b->data + 48) : 0,
 				      UINT32_MAX);
+		break;
+	case BLK_ATTR:
+		/* Attr blocks are one filesystem block; the owner comes from a v5 header. */
+		rc = xa_show_attrblock(s, where, b->data, g->blocksize < b->len ? g->blocksize :
+				       b->len, byte, 0, UINT32_MAX, 0);
+		break;
+	case BLK_DANODE:
+		rc = xa_show_danode(s, where, b->data, g->blocksize < b->len ? g->blocksize :
+				    b->len, byte);
+		break;
+	case BLK_SYMLINK:
+		xa_show_symlink_block(s, where, b->data, g->blocksize < b->len ? g->blocksize :
+				      b->len, byte);
 		break;
 	case BLK_INODES: {
 		for (uint32_t i = 0; i < g->inopblock && (size_t)(i + 1) * g->inodesize <= b->len;
@@ -420,6 +450,8 @@ static int dispatch(struct xa_show_run *s, int argc, char **argv, const struct x
 	}
 	if (!strcmp(argv[0], "dir") && argc == 2)
 		return xa_show_dir(s, argv[1]);
+	if (!strcmp(argv[0], "attr") && argc == 2)
+		return xa_show_attr(s, argv[1]);
 	if (!strcmp(argv[0], "path") && argc == 2)
 		return xa_show_path(s, argv[1]);
 	if (!strcmp(argv[0], "log") && argc == 1)
@@ -427,7 +459,7 @@ static int dispatch(struct xa_show_run *s, int argc, char **argv, const struct x
 usage:
 	fprintf(s->err, "xfsrecon: show WHAT is one of: sb [AG] | agf AG | agi AG | agfl AG | "
 		"inode INO | block AG/AGBNO [--as TYPE] | btree AG bnobt|cntbt|inobt|finobt|rmapbt|"
-		"refcountbt | btree AG AGBNO | dir PATH|INODE | path PATH | log\n");
+		"refcountbt | btree AG AGBNO | dir PATH|INODE | attr PATH|INODE | path PATH | log\n");
 	return XERR_USAGE;
 }
 

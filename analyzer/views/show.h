@@ -22,7 +22,7 @@ struct xa_show_opts {
  * Show the structures named by argv to out.  WHAT is one of: sb [AG], agf
  * AG, agi AG, agfl AG, inode INO, block AG/AGBNO, btree AG TREE (the whole
  * tree, level by level), btree AG AGBNO (one btree block), dir PATH|INODE,
- * path PATH, log.  The context must have run the superblock pass.  Returns
+ * attr PATH|INODE, path PATH, log.  The context must have run the superblock pass.  Returns
  * 0, XERR_USAGE for an unknown or out-of-range WHAT (with a message on err),
  * or another negative xerr (the JSON document is still closed).
  */

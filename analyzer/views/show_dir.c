@@ -353,8 +353,7 @@ static void show_shortform(struct xa_show_run *s, const struct xa_inode *ip)
 		xa_so_note(&s->o, "the entry at byte %zu of the fork is malformed", pos);
 }
 
-/* Inode number from "123" or an absolute path; message on err when neither works. */
-static int resolve(struct xa_show_run *s, const char *arg, uint64_t *ino)
+int xa_show_resolve(struct xa_show_run *s, const char *arg, uint64_t *ino)
 {
 	char msg[256];
 	int rc;
@@ -394,7 +393,7 @@ int xa_show_dir(struct xa_show_run *s, const char *arg)
 	char where[96];
 	int rc;
 
-	rc = resolve(s, arg, &ino);
+	rc = xa_show_resolve(s, arg, &ino);
 	if (rc)
 		return rc;
 	rc = read_dir_inode(s, ino, &ip);

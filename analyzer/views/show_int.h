@@ -62,6 +62,36 @@ bool xa_show_bt_parse(const char *name, enum xfmt_btnum *bt);
 int xa_show_dirblock(struct xa_show_run *s, const char *where, const uint8_t *buf,
 		     size_t len, uint64_t byte, uint64_t owner, uint32_t dablk);
 
+/*
+ * Show one attr-fork block (blocksize bytes at image byte `byte`) of inode
+ * owner (0: the one a v5 header names) at attr block dablk (UINT32_MAX: not
+ * known, the checks that need it are left out), in a fork mapping blocks
+ * below fork_end (0: not known).  The kind comes from the magic: leaf, DA
+ * node (checked as an attr fork's) or v5 remote value; on v4 a block with
+ * no magic is shown as raw value bytes.  Returns 0, or XERR_USAGE (with a
+ * message on err) for a v5 block whose magic is no attr block's.
+ */
+int xa_show_attrblock(struct xa_show_run *s, const char *where, const uint8_t *buf,
+		      size_t len, uint64_t byte, uint64_t owner, uint32_t dablk,
+		      uint32_t fork_end);
+
+/* A DA node block whose fork is not known (dir3 and attr3 share the form).  Returns 0. */
+int xa_show_danode(struct xa_show_run *s, const char *where, const uint8_t *buf, size_t len,
+		   uint64_t byte);
+
+/* A remote symlink block (v5: the XSLM header and the target bytes; v4: raw bytes). */
+void xa_show_symlink_block(struct xa_show_run *s, const char *where, const uint8_t *buf,
+			   size_t len, uint64_t byte);
+
+/* `show attr PATH|INODE`: every block of the attr fork, or its shortform list. */
+int xa_show_attr(struct xa_show_run *s, const char *arg);
+
+/*
+ * Inode number from "123" or an absolute path.  Returns 0, XERR_USAGE
+ * (with a message on err) or XERR_NOMEM.
+ */
+int xa_show_resolve(struct xa_show_run *s, const char *arg, uint64_t *ino);
+
 /* `show dir PATH|INODE` and `show path PATH`.  0 or a negative xerr. */
 int xa_show_dir(struct xa_show_run *s, const char *arg);
 int xa_show_path(struct xa_show_run *s, const char *path);

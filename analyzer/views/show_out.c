@@ -7,6 +7,7 @@
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyzer/errors.h"
@@ -142,7 +143,10 @@ static bool names_field(const struct xa_finding *fd, const char *name)
 	/* "core.atime" judges both "core.atime.sec" and "core.atime.nsec" */
 	n = strlen(fd->p.field);
 	m = strlen(name);
-	return m > n && !strncmp(name, fd->p.field, n) && name[n] == '.';
+	if (m > n && !strncmp(name, fd->p.field, n) && name[n] == '.')
+		return true;
+	/* The DA verifiers name "crc", "count": the fields are "hdr.info.crc", "nhdr.count". */
+	return m > n && name[m - n - 1] == '.' && !strcmp(name + m - n, fd->p.field);
 }
 
 /*
@@ -196,17 +200,27 @@ static void raw_hex(const uint8_t *buf, size_t len, const struct xfmt_field *f, 
 		snprintf(out + n, cap - n, "%02x", buf[f->off + i]);
 }
 
+/* A JSON string of prefix and name joined. */
+static void put_prefixed(struct xa_show_out *o, const char *prefix, const char *name)
+{
+	char full[256];
+
+	snprintf(full, sizeof(full), "%s%s", prefix, name);
+	xa_json_str(&o->j, full);
+}
+
 static void field_pair(void *arg, const char *name, const char *value)
 {
 	struct field_arg *fa = arg;
 	struct xa_show_out *o = fa->o;
 	const struct xfmt_field *f = fa->f;
 	char raw[2 * 256 + 8];
+	const char *pfx = o->field_prefix ? o->field_prefix : "";
 	unsigned hits = match_field(o, name, false);
 
 	raw_hex(fa->buf, fa->len, f, raw, sizeof(raw));
 	if (!o->json) {
-		fprintf(o->out, "%s = %s", name, value);
+		fprintf(o->out, "%s%s = %s", pfx, name, value);
 		if (o->annotate)
 			fprintf(o->out, "    # +0x%x, %u byte%s, raw %s: %s [%s]", f->off, f->size,
 				f->size == 1 ? "" : "s", raw, f->doc ? f->doc : "",
@@ -217,7 +231,8 @@ static void field_pair(void *arg, const char *name, const char *value)
 	}
 	xa_json_object(&o->j, true);
 	xa_json_kstr(&o->j, "kind", "field");
-	xa_json_kstr(&o->j, "name", name);
+	xa_json_key(&o->j, "name");
+	put_prefixed(o, pfx, name);
 	xa_json_ku64(&o->j, "offset", f->off);
 	xa_json_ku64(&o->j, "size", f->size);
 	xa_json_kstr(&o->j, "raw", raw);
@@ -272,6 +287,7 @@ void xa_so_item_begin(struct xa_show_out *o, const char *array, unsigned index,
 	o->item_index = index;
 	o->item_off = off;
 	o->item_size = size;
+	o->nkeys = 0;
 	probs_clear(&o->iprobs);
 	if (!o->json) {
 		if (inline_)
@@ -292,6 +308,13 @@ const struct xprob_sink *xa_so_item_sink(struct xa_show_out *o)
 {
 	o->verified = true;
 	return &o->isink.sink;
+}
+
+/* Remember key among the item's keys (for xa_so_items_by_key). */
+static void item_key(struct xa_show_out *o, const char *key)
+{
+	if (key && o->nkeys < XA_SO_MAX_KEYS)
+		o->keys[o->nkeys++] = key;
 }
 
 /* Text: " key value" on the item's line, or a line "array[i].key = value". */
@@ -317,7 +340,7 @@ void xa_so_item_u64(struct xa_show_out *o, const char *key, uint64_t v)
 {
 	char s[24];
 
-	if (o->json) {
+	item_key(o, key);	if (o->json) {
 		xa_json_ku64(&o->j, jkey(key), v);
 		return;
 	}
@@ -329,7 +352,7 @@ void xa_so_item_hex(struct xa_show_out *o, const char *key, uint64_t v)
 {
 	char s[24];
 
-	if (o->json) {
+	item_key(o, key);	if (o->json) {
 		xa_json_ku64(&o->j, jkey(key), v);
 		return;
 	}
@@ -341,7 +364,7 @@ void xa_so_item_i64(struct xa_show_out *o, const char *key, int64_t v)
 {
 	char s[24];
 
-	if (o->json) {
+	item_key(o, key);	if (o->json) {
 		xa_json_key(&o->j, jkey(key));
 		xa_json_i64(&o->j, v);
 		return;
@@ -352,19 +375,33 @@ void xa_so_item_i64(struct xa_show_out *o, const char *key, int64_t v)
 
 void xa_so_item_name(struct xa_show_out *o, const char *key, const uint8_t *p, size_t n)
 {
-	char s[4 * 256 + 8];
+	char small[4 * 256 + 8];
+	/* Names fit the stack; attribute values reach 64 KiB (4 bytes each escaped). */
+	size_t cap = 4 * n + 8;
+	char *s = cap <= sizeof(small) ? small : malloc(cap);
 
+	item_key(o, key);
 	if (o->json) {
 		xa_json_key(&o->j, jkey(key));
 		xa_json_bytes(&o->j, p, n);
+		if (s != small)
+			free(s);
 		return;
 	}
-	xa_chars_format(p, n, s, sizeof(s));
+	if (!s) {
+		/* Out of memory: the value is shown cut, not lost. */
+		s = small;
+		cap = sizeof(small);
+	}
+	xa_chars_format(p, n, s, cap);
 	item_text(o, key, s);
+	if (s != small)
+		free(s);
 }
 
 void xa_so_item_word(struct xa_show_out *o, const char *key, const char *s)
 {
+	item_key(o, key);
 	if (o->json) {
 		xa_json_kstr(&o->j, jkey(key), s);
 		return;
@@ -375,6 +412,11 @@ void xa_so_item_word(struct xa_show_out *o, const char *key, const char *s)
 /* Does structure problem fd belong to the current item? */
 static bool names_item(const struct xa_show_out *o, const struct xa_finding *fd)
 {
+	if (fd->p.field && o->by_key && (fd->p.has & XPROB_HAS_OFF) &&
+	    fd->p.off == o->item_index)
+		for (unsigned k = 0; k < o->nkeys; k++)
+			if (!strcmp(fd->p.field, o->keys[k]))
+				return true;
 	if (fd->p.field)
 		return !strcmp(fd->p.field, o->item_array) && (fd->p.has & XPROB_HAS_OFF) &&
 		       fd->p.off == o->item_index;
@@ -466,6 +508,124 @@ void xa_so_note(struct xa_show_out *o, const char *fmt, ...)
 	xa_json_end(&o->j);
 }
 
+void xa_so_items_by_key(struct xa_show_out *o)
+{
+	o->by_key = true;
+}
+
+void xa_so_field_prefix(struct xa_show_out *o, const char *prefix)
+{
+	o->field_prefix = prefix;
+}
+
+/* ---------------------------------------------------------- byte runs */
+
+/* Text: the bytes in xfs_db's string notation, written as they go (no bound). */
+static void data_chars(FILE *out, const uint8_t *p, size_t n)
+{
+	fputc('"', out);
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] >= 0x20 && p[i] < 0x7F && p[i] != '"' && p[i] != '\\')
+			fputc(p[i], out);
+		else
+			fprintf(out, "\\%03o", p[i]);
+	}
+	fputc('"', out);
+}
+
+/* Text: 16 bytes a line, offsets counted in the structure. */
+static void data_hexdump(FILE *out, const uint8_t *p, size_t n, size_t off)
+{
+	for (size_t row = 0; row < n; row += 16) {
+		size_t k, w = n - row < 16 ? n - row : 16;
+
+		fprintf(out, "#   +0x%04zx:", off + row);
+		for (k = 0; k < 16; k++) {
+			if (k < w)
+				fprintf(out, " %02x", p[row + k]);
+			else
+				fputs("   ", out);
+		}
+		fputs("  |", out);
+		for (k = 0; k < w; k++)
+			fputc(p[row + k] >= 0x20 && p[row + k] < 0x7F ? p[row + k] : '.', out);
+		fputs("|\n", out);
+	}
+}
+
+void xa_so_data(struct xa_show_out *o, const char *name, const uint8_t *buf, size_t len,
+		size_t off, size_t n, bool hex)
+{
+	const uint8_t *p = buf + (off < len ? off : len);
+	unsigned hits;
+
+	if (o->in_item)
+		xa_so_item_end(o);
+	/* Only what the buffer holds. */
+	if (off >= len)
+		n = 0;
+	else if (n > len - off)
+		n = len - off;
+	hits = match_field(o, name, false);
+	if (!o->json) {
+		fprintf(o->out, "%s = ", name);
+		data_chars(o->out, p, n);
+		if (o->annotate)
+			fprintf(o->out, "    # +0x%zx, %zu bytes [%s]", off, n, verdict_word(o, hits));
+		fputc('\n', o->out);
+		match_field(o, name, true);
+		if (hex)
+			data_hexdump(o->out, p, n, off);
+		return;
+	}
+	xa_json_object(&o->j, true);
+	xa_json_kstr(&o->j, "kind", "data");
+	xa_json_kstr(&o->j, "name", name);
+	xa_json_ku64(&o->j, "offset", off);
+	xa_json_ku64(&o->j, "size", n);
+	xa_json_key(&o->j, "value");
+	xa_json_bytes(&o->j, p, n);
+	if (hex) {
+		/* n is at most a block (64 KiB): the string is bounded. */
+		char *h = malloc(2 * n + 1);
+
+		if (h) {
+			for (size_t i = 0; i < n; i++)
+				snprintf(h + 2 * i, 3, "%02x", p[i]);
+			h[2 * n] = '\0';
+			xa_json_kstr(&o->j, "hex", h);
+			free(h);
+		}
+	}
+	xa_json_kstr(&o->j, "verdict", verdict_word(o, hits));
+	if (hits) {
+		xa_json_key(&o->j, "problems");
+		xa_json_array(&o->j, true);
+		match_field(o, name, true);
+		xa_json_end(&o->j);
+	}
+	xa_json_end(&o->j);
+}
+
+/* ------------------------------------------------------- free entries */
+
+struct xa_json *xa_so_entry_begin(struct xa_show_out *o, const char *kind)
+{
+	if (!o->json)
+		return NULL;
+	if (o->in_item)
+		xa_so_item_end(o);
+	xa_json_object(&o->j, false);
+	xa_json_kstr(&o->j, "kind", kind);
+	return &o->j;
+}
+
+void xa_so_entry_end(struct xa_show_out *o)
+{
+	if (o->json)
+		xa_json_end(&o->j);
+}
+
 void xa_so_end(struct xa_show_out *o)
 {
 	size_t kept;
@@ -475,6 +635,8 @@ void xa_so_end(struct xa_show_out *o)
 	if (o->in_item)
 		xa_so_item_end(o);
 	o->in_struct = false;
+	o->by_key = false;
+	o->field_prefix = NULL;
 	kept = o->probs.count < XA_SO_MAX_PROBLEMS ? o->probs.count : XA_SO_MAX_PROBLEMS;
 	if (!o->json) {
 		for (size_t i = 0; i < kept; i++)

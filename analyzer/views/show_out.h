@@ -47,6 +47,8 @@
 
 /* Problems kept per structure; more are counted, not shown one by one. */
 #define XA_SO_MAX_PROBLEMS 256u
+/* Keys of one item remembered for xa_so_items_by_key. */
+#define XA_SO_MAX_KEYS 16u
 
 struct xa_show_out {
 	FILE                      *out;
@@ -70,6 +72,11 @@ struct xa_show_out {
 	uint64_t                   item_off, item_size;
 	struct xa_findings         iprobs;  /* problems of this item alone */
 	struct xa_loc_sink         isink;
+	bool                       by_key;  /* see xa_so_items_by_key */
+	unsigned                   nkeys;
+	const char                *keys[XA_SO_MAX_KEYS];  /* keys of this item's values */
+
+	const char                *field_prefix;  /* see xa_so_field_prefix */
 
 	uint64_t                   nstruct;
 };
@@ -136,6 +143,43 @@ void xa_so_item_end(struct xa_show_out *o);
 /* An explanation line (text: "# ..."). */
 void xa_so_note(struct xa_show_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Items of the current structure also take the failed checks that name one
+ * of their keys and carry the item's index as their offset (verifiers of
+ * entry lists, such as the attr ones, report "hashval" of entry 3 that way).
+ * Call after xa_so_begin; the structure's end turns it off.
+ */
+void xa_so_items_by_key(struct xa_show_out *o);
+
+/*
+ * Print field names with prefix in front (xfs_db shows a shortform attr
+ * header as "a.sfattr.hdr.count"), while failed checks still match the
+ * table's own names.  NULL ends it; so does the structure's end.  prefix
+ * must outlive the structure.
+ */
+void xa_so_field_prefix(struct xa_show_out *o, const char *prefix);
+
+/*
+ * A run of n bytes at byte off of the structure (buf holds len bytes; what
+ * lies outside is not shown): text prints `name = "..."` in xfs_db's
+ * notation (the whole run, escaped as xa_chars_format does), then with hex
+ * a dump of 16 bytes a line ("#   +0x0038: 72 30 ... |r0..|"); JSON gives
+ * {"kind": "data", "name", "offset", "size", "value" (the bytes, one code
+ * point each), "hex" (with hex), "verdict"}.  Failed checks naming name
+ * belong to it.
+ */
+void xa_so_data(struct xa_show_out *o, const char *name, const uint8_t *buf, size_t len,
+		size_t off, size_t n, bool hex);
+
+/*
+ * JSON only: open an object of the given kind in the structure's content
+ * and hand back the writer, for a view that describes something no field
+ * or item fits (a lookup and its steps).  The caller writes members and
+ * closes with xa_so_entry_end.  Returns NULL in text mode (write nothing).
+ */
+struct xa_json *xa_so_entry_begin(struct xa_show_out *o, const char *kind);
+void xa_so_entry_end(struct xa_show_out *o);
 
 /* End the structure: the failed checks no field or item named, the counts. */
 void xa_so_end(struct xa_show_out *o);
