@@ -452,8 +452,9 @@ int xa_show_attr(struct xa_show_run *s, const char *arg)
 		goto out;
 	}
 	if (ip.d.aformat == XFS_DINODE_FMT_LOCAL) {
-		xa_so_note(&s->o, "form: shortform (the attributes live in the inode, after "
-			   "core.forkoff * 8 = %u bytes of the literal area)", ip.d.forkoff * 8u);
+		xa_so_note(&s->o, "form: shortform (the attributes live in the inode, past the "
+			   "first core.forkoff * 8 (%u) bytes of the literal area)",
+			   ip.d.forkoff * 8u);
 		xa_so_end(&s->o);
 		show_shortform(s, &ip);
 		goto out;

@@ -11,11 +11,19 @@
  *
  * When the hashed lookup fails, a scan of every entry (model/dir.c) says
  * whether the name is there after all: then the index is damaged.
+ *
+ * Text shows each step as a note.  JSON gives each component one entry of
+ * kind "lookup" (component, position, directory, hash, steps, form, found,
+ * resolved_by), whose steps are objects: an "action" (hash, form, search,
+ * no_match, entry, leaf, sibling, node, read, stop, scan), the numbers
+ * that step used (fork block, array and entry index, address, data block
+ * and byte, node level, hashval, child) and the note's sentence as "text".
  * Everything read is bounded: leaf searches by the entry counts the blocks
  * can hold, node descents by XFS_DA_NODE_MAXDEPTH, sibling hops by
  * MAX_HOPS.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,7 +51,58 @@ struct lookup {
 	uint32_t hash;
 	bool found;
 	struct xfmt_dirent de;  /* name points into data */
+	struct xa_json *j;      /* JSON: the open lookup entry's "steps"; text: NULL */
+	const char *form;       /* the directory's form, as the lookup found it */
 };
+
+/* One number or string a step reports (JSON; text has the sentence only). */
+enum kv_kind { KV_U64, KV_STR, KV_BYTES };
+struct kv {
+	const char   *key;
+	enum kv_kind  kind;
+	uint64_t      u;
+	const void   *p;     /* KV_STR: a C string; KV_BYTES: n bytes from the image */
+	size_t        n;
+};
+#define KU(k, v)    { (k), KV_U64, (uint64_t)(v), NULL, 0 }
+#define KS(k, v)    { (k), KV_STR, 0, (v), 0 }
+#define KB(k, v, n) { (k), KV_BYTES, 0, (v), (n) }
+#define NKV(a)      (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * One step of the lookup: a note in text; in JSON an object of the steps
+ * array with the action, the values in kv and the same sentence as "text".
+ */
+static void step(struct lookup *l, const char *action, const struct kv *kv, size_t nkv,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static void step(struct lookup *l, const char *action, const struct kv *kv, size_t nkv,
+		 const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (!l->j) {
+		xa_so_note(&l->s->o, "%s", text);
+		return;
+	}
+	xa_json_object(l->j, true);
+	xa_json_kstr(l->j, "action", action);
+	for (size_t i = 0; i < nkv; i++) {
+		xa_json_key(l->j, kv[i].key);
+		if (kv[i].kind == KV_U64)
+			xa_json_u64(l->j, kv[i].u);
+		else if (kv[i].kind == KV_STR)
+			xa_json_str(l->j, kv[i].p);
+		else
+			xa_json_bytes(l->j, kv[i].p, kv[i].n);
+	}
+	xa_json_key(l->j, "text");
+	xa_json_bytes(l->j, text, strlen(text));
+	xa_json_end(l->j);
+}
 
 /* Read the directory block at fork block da into dst; 0 or an xerr. */
 static int read_da(struct lookup *l, uint64_t da, uint8_t *dst)
@@ -85,32 +144,53 @@ static bool try_address(struct lookup *l, const char *arr, unsigned i, uint32_t 
 	char shown[64];
 
 	if (addr == XFS_DIR2_NULL_DATAPTR) {
-		xa_so_note(&l->s->o, "%s[%u]: stale (address 0), skipped", arr, i);
+		const struct kv kv[] = { KS("array", arr), KU("index", i), KU("address", addr),
+					 KS("result", "stale") };
+
+		step(l, "entry", kv, NKV(kv), "%s[%u]: stale (address 0), skipped", arr, i);
 		return false;
 	}
 	if (block_form) {
 		memcpy(l->data, l->blk, g->dirblksize);
 	} else if (read_da(l, xfmt_dir2_db_to_da(g, db), l->data) != 0) {
-		xa_so_note(&l->s->o, "%s[%u]: address 0x%" PRIx32 " names data block %" PRIu32
-			   ", which cannot be read", arr, i, addr, db);
+		const struct kv kv[] = { KS("array", arr), KU("index", i), KU("address", addr),
+					 KU("data_block", db), KS("result", "unreadable") };
+
+		step(l, "entry", kv, NKV(kv), "%s[%u]: address 0x%" PRIx32 " names data block %"
+		     PRIu32 ", which cannot be read", arr, i, addr, db);
 		return false;
 	}
 	if (off < xfmt_dir2_data_hdr_len(g) ||
 	    xfmt_dir2_data_rec_next(l->data, g->dirblksize, g, block_form, &pos, &r) != 1 ||
 	    r.kind != XFMT_DIR2_REC_ENTRY) {
-		xa_so_note(&l->s->o, "%s[%u]: address 0x%" PRIx32 " (data block %" PRIu32
-			   ", byte %" PRIu32 ") names no entry", arr, i, addr, db, off);
+		const struct kv kv[] = { KS("array", arr), KU("index", i), KU("address", addr),
+					 KU("data_block", db), KU("byte", off),
+					 KS("result", "no entry") };
+
+		step(l, "entry", kv, NKV(kv), "%s[%u]: address 0x%" PRIx32 " (data block %" PRIu32
+		     ", byte %" PRIu32 ") names no entry", arr, i, addr, db, off);
 		return false;
 	}
 	xa_chars_format(r.ent.name, r.ent.namelen, shown, sizeof(shown));
 	if (r.ent.namelen != l->len || memcmp(r.ent.name, l->name, l->len) != 0) {
-		xa_so_note(&l->s->o, "%s[%u]: address 0x%" PRIx32 " (data block %" PRIu32 ", byte %"
-			   PRIu32 ") holds %s: the same hash, another name", arr, i, addr, db, off,
-			   shown);
+		const struct kv kv[] = { KS("array", arr), KU("index", i), KU("address", addr),
+					 KU("data_block", db), KU("byte", off),
+					 KS("result", "other name"),
+					 KB("name", r.ent.name, r.ent.namelen) };
+
+		step(l, "entry", kv, NKV(kv), "%s[%u]: address 0x%" PRIx32 " (data block %" PRIu32
+		     ", byte %" PRIu32 ") holds %s: the same hash, another name", arr, i, addr, db,
+		     off, shown);
 		return false;
 	}
-	xa_so_note(&l->s->o, "%s[%u]: address 0x%" PRIx32 " = data block %" PRIu32 ", byte %"
-		   PRIu32 ": the entry", arr, i, addr, db, off);
+	{
+		const struct kv kv[] = { KS("array", arr), KU("index", i), KU("address", addr),
+					 KU("data_block", db), KU("byte", off),
+					 KS("result", "match") };
+
+		step(l, "entry", kv, NKV(kv), "%s[%u]: address 0x%" PRIx32 " = data block %" PRIu32
+		     ", byte %" PRIu32 ": the entry", arr, i, addr, db, off);
+	}
 	l->de = r.ent;
 	l->found = true;
 	return true;
@@ -162,22 +242,26 @@ static int search_leaf(struct lookup *l, const char *arr, unsigned n, entry_fn g
 		else
 			hi = mid;
 	}
-	xa_so_note(&l->s->o, "%s: %u entries sorted by hash; the binary search for 0x%08" PRIx32
-		   " stops at %s[%u]", arr, n, l->hash, arr, lo);
-	if (lo == n) {
-		xa_so_note(&l->s->o, "no entry has the name's hash");
-		return 0;
+	{
+		const struct kv kv[] = { KS("array", arr), KU("entries", n), KU("hash", l->hash),
+					 KU("index", lo) };
+
+		step(l, "search", kv, NKV(kv), "%s: %u entries sorted by hash; the binary search "
+		     "for 0x%08" PRIx32 " stops at %s[%u]", arr, n, l->hash, arr, lo);
 	}
-	for (unsigned i = lo; i < n; i++) {
-		if (get(l->blk, len, arg, i, &h, &a) != 0 || h != l->hash) {
+	for (unsigned i = lo; i <= n; i++) {
+		if (i == n || get(l->blk, len, arg, i, &h, &a) != 0 || h != l->hash) {
+			const struct kv kv[] = { KS("array", arr) };
+
 			if (i == lo)
-				xa_so_note(&l->s->o, "no entry has the name's hash");
-			return 0;
+				step(l, "no_match", kv, NKV(kv), "no entry has the name's hash");
+			/* A run that reached the end may go on in the next leafN. */
+			return i == n && i > lo ? 1 : 0;
 		}
 		if (try_address(l, arr, i, a, block_form))
 			return 0;
 	}
-	return 1;
+	return 0;
 }
 
 static void lookup_block(struct lookup *l)
@@ -187,7 +271,9 @@ static void lookup_block(struct lookup *l)
 
 	if (read_da(l, 0, l->blk) != 0 ||
 	    xfmt_dir2_block_tail_decode(l->blk, g->dirblksize, g, &a.tail) != 0) {
-		xa_so_note(&l->s->o, "the directory block or its tail cannot be read");
+		const struct kv kv[] = { KU("block", 0), KS("result", "unreadable") };
+
+		step(l, "read", kv, NKV(kv), "the directory block or its tail cannot be read");
 		return;
 	}
 	search_leaf(l, "bleaf", a.tail.count, block_entry, &a, true);
@@ -205,15 +291,27 @@ static void lookup_leaf(struct lookup *l, uint64_t da, bool leaf1)
 		if (xfmt_dir2_leaf_hdr_decode(l->blk, g->dirblksize, v5, &hdr) != 0)
 			return;
 		n = hdr.count < xfmt_dir2_leaf_max_ents(g) ? hdr.count : xfmt_dir2_leaf_max_ents(g);
-		xa_so_note(&l->s->o, "%s block at fork block %" PRIu64, leaf1 ? "leaf1" : "leafN", da);
+		{
+			const struct kv kv[] = { KU("block", da), KS("form", leaf1 ? "leaf1" : "leafN"),
+						 KU("entries", n) };
+
+			step(l, "leaf", kv, NKV(kv), "%s block at fork block %" PRIu64,
+			     leaf1 ? "leaf1" : "leafN", da);
+		}
 		if (search_leaf(l, "lents", n, leaf_entry, &v5, false) == 0 || leaf1 ||
 		    hdr.info.forw == 0)
 			return;
 		da = hdr.info.forw;
-		xa_so_note(&l->s->o, "the hash run goes on past the last entry: on to the forward "
-			   "sibling, fork block %" PRIu64, da);
+		{
+			const struct kv kv[] = { KU("block", da) };
+
+			step(l, "sibling", kv, NKV(kv), "the hash run goes on past the last entry: on "
+			     "to the forward sibling, fork block %" PRIu64, da);
+		}
 		if (read_da(l, da, l->blk) != 0) {
-			xa_so_note(&l->s->o, "fork block %" PRIu64 " cannot be read", da);
+			const struct kv kv[] = { KU("block", da), KS("result", "unreadable") };
+
+			step(l, "read", kv, NKV(kv), "fork block %" PRIu64 " cannot be read", da);
 			return;
 		}
 	}
@@ -229,21 +327,32 @@ static void lookup_node(struct lookup *l)
 		uint16_t m16;
 		unsigned n, i;
 		uint32_t h = 0, before = 0;
+		bool leaf1;
 
 		if (read_da(l, da, l->blk) != 0) {
-			xa_so_note(&l->s->o, "fork block %" PRIu64 " cannot be read", da);
+			const struct kv kv[] = { KU("block", da), KS("result", "unreadable") };
+
+			step(l, "read", kv, NKV(kv), "fork block %" PRIu64 " cannot be read", da);
 			return;
 		}
 		m16 = xfmt_get_be16(l->blk + 8);
-		if (m16 == XFS_DIR2_LEAFN_MAGIC || m16 == XFS_DIR3_LEAFN_MAGIC ||
-		    m16 == XFS_DIR2_LEAF1_MAGIC || m16 == XFS_DIR3_LEAF1_MAGIC) {
-			lookup_leaf(l, da, m16 == XFS_DIR2_LEAF1_MAGIC || m16 == XFS_DIR3_LEAF1_MAGIC);
+		leaf1 = m16 == XFS_DIR2_LEAF1_MAGIC || m16 == XFS_DIR3_LEAF1_MAGIC;
+		/* The first index block says the form: a leaf1 block, or the root node. */
+		if (depth == 0)
+			l->form = leaf1 ? "leaf" : m16 == XFS_DA_NODE_MAGIC ||
+				  m16 == XFS_DA3_NODE_MAGIC ? "node" :
+				  "leaf or node (unrecognised index block)";
+		if (leaf1 || m16 == XFS_DIR2_LEAFN_MAGIC || m16 == XFS_DIR3_LEAFN_MAGIC) {
+			lookup_leaf(l, da, leaf1);
 			return;
 		}
 		if ((m16 != XFS_DA_NODE_MAGIC && m16 != XFS_DA3_NODE_MAGIC) ||
 		    xfmt_da_node_hdr_decode(l->blk, g->dirblksize, g->v5, &hdr) != 0) {
-			xa_so_note(&l->s->o, "fork block %" PRIu64 " (magic 0x%04x) is neither a node "
-				   "nor a leaf", da, m16);
+			const struct kv kv[] = { KU("block", da), KU("magic", m16),
+						 KS("result", "neither node nor leaf") };
+
+			step(l, "node", kv, NKV(kv), "fork block %" PRIu64 " (magic 0x%04x) is neither "
+			     "a node nor a leaf", da, m16);
 			return;
 		}
 		n = hdr.count < xfmt_da_node_max_ents(g->dirblksize, g->v5) ?
@@ -254,17 +363,31 @@ static void lookup_node(struct lookup *l)
 			    h >= l->hash)
 				break;
 		if (i == n) {
-			xa_so_note(&l->s->o, "node at fork block %" PRIu64 " (level %u, %u entries): "
-				   "every hashval is below 0x%08" PRIx32 ", so no entry has the name",
-				   da, hdr.level, n, l->hash);
+			const struct kv kv[] = { KU("block", da), KU("level", hdr.level),
+						 KU("entries", n), KS("result", "no entry") };
+
+			step(l, "node", kv, NKV(kv), "node at fork block %" PRIu64 " (level %u, %u "
+			     "entries): every hashval is below 0x%08" PRIx32 ", so no entry has the "
+			     "name", da, hdr.level, n, l->hash);
 			return;
 		}
-		xa_so_note(&l->s->o, "node at fork block %" PRIu64 " (level %u): nbtree[%u] hashval "
-			   "0x%08" PRIx32 " is the first >= the hash: down to fork block %" PRIu32,
-			   da, hdr.level, i, h, before);
+		{
+			const struct kv kv[] = { KU("block", da), KU("level", hdr.level),
+						 KS("array", "nbtree"), KU("index", i),
+						 KU("hashval", h), KU("child", before) };
+
+			step(l, "node", kv, NKV(kv), "node at fork block %" PRIu64 " (level %u): "
+			     "nbtree[%u] hashval 0x%08" PRIx32 " is the first >= the hash: down to "
+			     "fork block %" PRIu32, da, hdr.level, i, h, before);
+		}
 		da = before;
 	}
-	xa_so_note(&l->s->o, "deeper than %u node levels: stopped", XFS_DA_NODE_MAXDEPTH);
+	{
+		const struct kv kv[] = { KU("levels", XFS_DA_NODE_MAXDEPTH) };
+
+		step(l, "stop", kv, NKV(kv), "deeper than %u node levels: stopped",
+		     XFS_DA_NODE_MAXDEPTH);
+	}
 }
 
 static void lookup_shortform(struct lookup *l)
@@ -275,21 +398,91 @@ static void lookup_shortform(struct lookup *l)
 	struct xfmt_dirent de;
 	unsigned i = 0;
 
-	xa_so_note(&l->s->o, "shortform: no hash index; the entries in the inode are compared "
-		   "one by one");
+	{
+		const struct kv kv[] = { KS("form", "shortform") };
+
+		l->form = "shortform";
+		step(l, "form", kv, NKV(kv), "shortform: no hash index; the entries in the inode "
+		     "are compared one by one");
+	}
 	if (!fork)
 		return;
 	size = l->dir->d.size < forksize ? (size_t)l->dir->d.size : forksize;
 	while (xfmt_dir2_sf_next(fork, size, g, &pos, &de) == 1) {
 		if (de.namelen == l->len && !memcmp(de.name, l->name, l->len)) {
-			xa_so_note(&l->s->o, "list[%u] is the entry", i);
+			const struct kv kv[] = { KS("array", "list"), KU("index", i),
+						 KS("result", "match") };
+
+			step(l, "entry", kv, NKV(kv), "list[%u] is the entry", i);
 			l->de = de;
 			l->found = true;
 			return;
 		}
 		i++;
 	}
-	xa_so_note(&l->s->o, "none of the %u entries has the name", i);
+	{
+		const struct kv kv[] = { KS("array", "list"), KU("entries", i) };
+
+		step(l, "no_match", kv, NKV(kv), "none of the %u entries has the name", i);
+	}
+}
+
+/*
+ * JSON: open the lookup entry of component k (position k of the path) and
+ * its steps array; the form, the outcome and resolved_by follow the steps.
+ */
+static void json_begin(struct lookup *l, unsigned k)
+{
+	struct xa_json *j = xa_so_entry_begin(&l->s->o, "lookup");
+
+	if (!j)
+		return;
+	xa_json_key(j, "component");
+	xa_json_bytes(j, l->name, l->len);
+	xa_json_ku64(j, "position", k);
+	xa_json_ku64(j, "directory", l->dir->ino);
+	xa_json_ku64(j, "hash", l->hash);
+	xa_json_kbool(j, "ci_hash", xfmt_dir_is_ci(&l->s->ctx->geom));
+	xa_json_key(j, "steps");
+	xa_json_array(j, false);
+	l->j = j;
+}
+
+/* JSON: close the steps; what was found by the index (l->de) or by a scan (scan_ino). */
+static void json_end(struct lookup *l, bool scanned, uint64_t scan_ino)
+{
+	const struct xfmt_geom *g = &l->s->ctx->geom;
+	struct xa_json *j = l->j;
+
+	if (!j)
+		return;
+	l->j = NULL;
+	xa_json_end(j);  /* steps */
+	xa_json_key(j, "form");
+	if (l->form)
+		xa_json_str(j, l->form);
+	else
+		xa_json_null(j);
+	xa_json_key(j, "found");
+	if (l->found) {
+		xa_json_object(j, true);
+		xa_json_ku64(j, "inode", l->de.ino);
+		xa_json_key(j, "name");
+		xa_json_bytes(j, l->de.name, l->de.namelen);
+		if (xfmt_geom_has_ftype(g)) {
+			xa_json_ku64(j, "ftype", l->de.ftype);
+			xa_json_kstr(j, "type", xfmt_dir3_ftype_name(l->de.ftype));
+		}
+		xa_json_end(j);
+	} else if (scanned) {
+		xa_json_object(j, true);
+		xa_json_ku64(j, "inode", scan_ino);
+		xa_json_end(j);
+	} else {
+		xa_json_null(j);
+	}
+	xa_json_kstr(j, "resolved_by", l->found ? "index" : scanned ? "scan" : "none");
+	xa_so_entry_end(&l->s->o);
 }
 
 /* Look one component up in directory dir (read); the entry's inode in *next. */
@@ -300,7 +493,8 @@ static int lookup_component(struct xa_show_run *s, const struct xa_inode *dir, u
 	struct lookup l;
 	char where[160], q[64];
 	const struct xfmt_bmbt_rec *last;
-	uint64_t lin;
+	uint64_t lin = 0;
+	bool scanned = false;
 	int rc = 0;
 
 	memset(&l, 0, sizeof(l));
@@ -313,8 +507,13 @@ static int lookup_component(struct xa_show_run *s, const struct xa_inode *dir, u
 	snprintf(where, sizeof(where), "component %u, %s, in directory inode %" PRIu64, k, q,
 		 dir->ino);
 	xa_so_begin(&s->o, "lookup", where, xfmt_geom_ino_byte(g, dir->ino), g->inodesize);
-	xa_so_note(&s->o, "hash of %s: 0x%08" PRIx32 "%s", q, l.hash,
-		   xfmt_dir_is_ci(g) ? " (ASCII case-insensitive hash)" : "");
+	json_begin(&l, k);
+	{
+		const struct kv kv[] = { KU("hash", l.hash) };
+
+		step(&l, "hash", kv, NKV(kv), "hash of %s: 0x%08" PRIx32 "%s", q, l.hash,
+		     xfmt_dir_is_ci(g) ? " (ASCII case-insensitive hash)" : "");
+	}
 	if (dir->d.format == 1) {
 		lookup_shortform(&l);
 		goto done;
@@ -329,20 +528,49 @@ static int lookup_component(struct xa_show_run *s, const struct xa_inode *dir, u
 	if (rc)
 		goto out;
 	if (l.ex.n == 0) {
-		xa_so_note(&s->o, "the directory has no blocks");
+		const struct kv kv[] = { KS("form", "empty") };
+
+		l.form = "empty";
+		step(&l, "form", kv, NKV(kv), "the directory has no blocks");
 		goto done;
 	}
 	last = &l.ex.v[l.ex.n - 1];
 	if (((last->startoff + last->blockcount) << g->blocklog) == g->dirblksize) {
-		xa_so_note(&s->o, "block form: one directory block holds the entries and their "
-			   "hash-sorted leaf (bleaf)");
+		const struct kv kv[] = { KS("form", "block") };
+
+		l.form = "block";
+		step(&l, "form", kv, NKV(kv), "block form: one directory block holds the entries "
+		     "and their hash-sorted leaf (bleaf)");
 		lookup_block(&l);
 	} else {
-		xa_so_note(&s->o, "leaf or node form: the index starts at fork block %" PRIu32
-			   " (the leaf segment)", xfmt_dir2_leaf_firstda(g));
+		const struct kv kv[] = { KS("form", "leaf or node"),
+					 KU("block", xfmt_dir2_leaf_firstda(g)) };
+
+		l.form = "leaf or node";  /* lookup_node tells which when it can read the index */
+		step(&l, "form", kv, NKV(kv), "leaf or node form: the index starts at fork block %"
+		     PRIu32 " (the leaf segment)", xfmt_dir2_leaf_firstda(g));
 		lookup_node(&l);
 	}
 done:
+	if (!l.found) {
+		rc = xa_dir_lookup(s->ctx, dir, name, len, &lin);
+		if (rc == 0) {
+			const struct kv kv[] = { KS("result", "found"), KU("inode", lin) };
+
+			scanned = true;
+			step(&l, "scan", kv, NKV(kv), "the hashed lookup failed, yet a scan of every "
+			     "entry finds it (inode %" PRIu64 "): the directory's index is damaged",
+			     lin);
+			*next = lin;
+		} else if (rc == XERR_RANGE) {
+			const struct kv kv[] = { KS("result", "not found") };
+
+			step(&l, "scan", kv, NKV(kv), "not found, not even by a scan of every entry");
+			rc = XERR_USAGE;
+		}
+	}
+out:
+	json_end(&l, scanned, lin);
 	if (l.found) {
 		xa_so_item_begin(&s->o, "entry", 0, 0, 0, false);
 		xa_so_item_u64(&s->o, "inumber", l.de.ino);
@@ -353,15 +581,7 @@ done:
 		}
 		xa_so_item_end(&s->o);
 		*next = l.de.ino;
-	} else if ((rc = xa_dir_lookup(s->ctx, dir, name, len, &lin)) == 0) {
-		xa_so_note(&s->o, "the hashed lookup failed, yet a scan of every entry finds it "
-			   "(inode %" PRIu64 "): the directory's index is damaged", lin);
-		*next = lin;
-	} else if (rc == XERR_RANGE) {
-		xa_so_note(&s->o, "not found, not even by a scan of every entry");
-		rc = XERR_USAGE;
 	}
-out:
 	xa_so_end(&s->o);
 	free(l.blk);
 	free(l.data);

@@ -9,7 +9,20 @@
 #   - btree AG TREE: every block of each two-level tree is shown and agrees
 #     with `xfs_db -c 'fsblock B' -c 'type T' -c p` (records, keys, pointers);
 #   - path: the inode each path resolves to is the one `xfs_db path` gives,
-#     and the hash printed for each component is `xfs_db hash`'s;
+#     and the hash printed for each component is `xfs_db hash`'s; in
+#     --json, each component's lookup entry names the component, the
+#     directory it was looked up in, the form, the hash and the inode found
+#     (all as xfs_db has them), and its node and leaf steps name the
+#     nbtree, lents and bleaf entries xfs_db prints at those blocks;
+#   - attr: every attr block `show attr` prints (leaf, node, remote value)
+#     holds every field and array element of `xfs_db -c 'ablock K' -c 'type
+#     attr3' -c p`, and a shortform list the a.sfattr fields of the inode;
+#   - block: attr leaf, remote value and remote symlink blocks found by their
+#     magic, and a DA node (generic, or --as attr3) agree with xfs_db under
+#     `type attr3`, `dir3` and `symlink`; the value bytes of a remote block
+#     in --json agree with their hex;
+#   - a damaged attr leaf entry (hash) and shortform entry (two namespaces)
+#     show their failed checks under that entry, in text and JSON;
 #   - log: the record headers walked are the ones `xfs_logprint -d` lists
 #     (block, cycle, length, ops), when xfs_logprint is installed;
 #   - --json: every view parses with `python3 -m json.tool`, its field values
@@ -77,6 +90,20 @@ split_blocks() {
 		out != "" { print > out }' "$1"
 }
 
+# split_structs FILE PATTERN: like split_blocks, but only a structure's
+# header line ("# TYPE: ...") ends a block, so notes inside one are kept
+split_structs() {
+	awk -v pat="$2" -v base="$1" '
+		/^# [a-z0-9 ]+: / { out = ""; if ($0 ~ pat) { n = $0; sub(pat, "", n); sub(/[^0-9].*/, "", n); out = base "." n; print n > (base ".list") }; next }
+		out != "" { print > out }' "$1"
+}
+
+# dbino IMG PATH: the inode xfs_db finds at PATH (empty if none)
+dbino() {
+	"$XFS_DB" -r -c "path $2" -c inode "$1" 2>/dev/null |
+		sed -n 's/^current inode number is \([0-9]*\)$/\1/p'
+}
+
 # Fields xfs_db prints for unused directory regions that are not fields.
 OPT_DIR='^(bu|du)\[[0-9]+\]\.filetype$'
 
@@ -105,6 +132,73 @@ for name in $(corpus_names); do
 			nda=$((nda + 1))
 			[ $nda -ge 12 ] && break  # a huge directory: a dozen blocks suffice
 		done
+	done
+
+	# --- attr: every attr block against xfs_db's ablock, shortform lists against the inode
+	for p in /attrs/short /attrs/leaf /attrs/node /attrs/remote /attrs/dir /home/user/notes.txt; do
+		ino=$(dbino "$img" "$p")
+		[ -n "$ino" ] || continue
+		"$XFSRECON" show "$img" attr "$p" > "$TMPD/attr.out" 2> "$TMPD/attr.err" ||
+			{ bad "$name: show attr $p failed: $(head -n 1 "$TMPD/attr.err")"; continue; }
+		if grep -q '^# shortform attributes' "$TMPD/attr.out"; then
+			"$XFS_DB" -r -c "inode $ino" -c p "$img" | grep '^a\.sfattr' > "$TMPD/x"
+			same "$name: attr $p (shortform)" "$TMPD/x" "$TMPD/attr.out"
+			continue
+		fi
+		rm -f "$TMPD/attr.out".*
+		split_structs "$TMPD/attr.out" '^# attr [a-z ]+: inode [0-9]+, attr block '
+		[ -s "$TMPD/attr.out.list" ] || { bad "$name: show attr $p shows no block"; continue; }
+		nab=0
+		for ab in $(cat "$TMPD/attr.out.list"); do
+			"$XFS_DB" -r -c "inode $ino" -c "ablock $ab" -c "type attr3" -c p "$img" > "$TMPD/x" 2>&1
+			same "$name: attr $p block $ab" "$TMPD/x" "$TMPD/attr.out.$ab"
+			nab=$((nab + 1))
+			[ $nab -ge 24 ] && break  # the 2000-name fork: two dozen blocks suffice
+		done
+	done
+
+	# --- block: attr, DA node and symlink blocks found by their magic (or --as)
+	# PATH:FORK:ARG:DBTYPE:SHOWN, ARG an attr block number or an --as type
+	for spec in /attrs/leaf:a::attr3:attr_leaf /attrs/remote:a:1:attr3:attr_remote_value \
+		/attrs/node:a::dir3:da_node /attrs/node:a:attr3:attr3:attr_node \
+		/symlinks/long:d::symlink:symlink_block /symlinks/max-1023:d::symlink:symlink_block; do
+		p=${spec%%:*}; rest=${spec#*:}
+		fork=${rest%%:*}; rest=${rest#*:}
+		arg=${rest%%:*}; rest=${rest#*:}
+		dbtype=${rest%%:*}; want=$(echo "${rest#*:}" | tr _ ' ')
+		ino=$(dbino "$img" "$p")
+		[ -n "$ino" ] || continue
+		ab=0; as=""
+		case "$arg" in [0-9]*) ab=$arg ;; ?*) as="--as $arg" ;; esac
+		# (bmap with a length loops in some xfs_db versions: map the whole fork)
+		blk=$("$XFS_DB" -r -c "inode $ino" -c "bmap -$fork" "$img" 2>/dev/null |
+			awk -v b="$ab" '$2 == "offset" && b >= $3 && b < $3 + $8 {
+				split(substr($6, 2, length($6) - 2), a, "/"); print a[1] "/" a[2] + b - $3; exit }')
+		[ -n "$blk" ] || { bad "$name: xfs_db bmap of $p gives no block"; continue; }
+		# shellcheck disable=SC2086
+		"$XFSRECON" show "$img" $as block "$blk" > "$TMPD/blk.out" 2>&1 ||
+			{ bad "$name: show block $blk ($p) failed: $(head -n 1 "$TMPD/blk.out")"; continue; }
+		head -n 1 "$TMPD/blk.out" | grep -q "^# $want: block $blk," ||
+			bad "$name: show $as block $blk ($p) is not shown as $want: $(head -n 1 "$TMPD/blk.out")"
+		# xfs_db reads a symlink block whole only through its inode
+		if [ "$fork" = d ]; then
+			"$XFS_DB" -r -c "inode $ino" -c "dblock 0" -c "type $dbtype" -c p "$img" > "$TMPD/x" 2>&1
+		else
+			"$XFS_DB" -r -c "inode $ino" -c "ablock $ab" -c "type $dbtype" -c p "$img" > "$TMPD/x" 2>&1
+		fi
+		same "$name: block $blk ($p, $want)" "$TMPD/x" "$TMPD/blk.out"
+		[ "$want" = "attr remote value" ] || continue
+		"$XFSRECON" show --json "$img" block "$blk" > "$TMPD/j.json" ||
+			{ bad "$name: show --json block $blk failed"; continue; }
+		python3 - "$TMPD/j.json" <<'EOF' || bad "$name: show --json block $blk ($p): value bytes and hex disagree"
+import json, sys
+st = json.load(open(sys.argv[1]))["structures"][0]
+data = [c for c in st["content"] if c["kind"] == "data"]
+assert len(data) == 1 and data[0]["size"] > 0, data
+assert bytes.fromhex(data[0]["hex"]) == data[0]["value"].encode("latin-1")
+assert data[0]["verdict"] == "ok" and st["verified"] and not st["problems"], st["problems"]
+EOF
+		ncmp=$((ncmp + 1))
 	done
 
 	# --- btree AG TREE: each two-level tree in full
@@ -155,6 +249,71 @@ for name in $(corpus_names); do
 		done >> "$TMPD/hashbad"
 	done
 
+	# --- path --json: the lookup entries and their steps against xfs_db
+	rootino=$(dbfield "$img" "sb 0" rootino)
+	for d in short block leaf node; do
+		dino=$(dbino "$img" "/dirs/$d")
+		[ -n "$dino" ] || continue
+		# xfs_db ls: "DIROFF INODE TYPE HASH NAMELEN NAME (good)"; the first entry not . or ..
+		ent=$("$XFS_DB" -r -c "ls /dirs/$d" "$img" 2>/dev/null |
+			awk 'NF == 7 && $6 !~ /^\.\.?$/ { print $6; exit }')
+		want=$(dbino "$img" "/dirs/$d/$ent")
+		[ -n "$want" ] || { bad "$name: no entry of /dirs/$d found with xfs_db ls"; continue; }
+		"$XFSRECON" show --json "$img" path "/dirs/$d/$ent" > "$TMPD/p.json" ||
+			{ bad "$name: show --json path /dirs/$d/$ent failed"; continue; }
+		hash=$(printf '%d' "$("$XFS_DB" -r -c "hash $ent" "$img" | awk '{print $NF}')")
+		python3 - "$TMPD/p.json" "$rootino $(dbino "$img" /dirs) $dino" "dirs $d $ent" \
+			"$want" "$hash" "$d" > "$TMPD/p.chk" 2> "$TMPD/p.err" <<'EOF' ||
+import json, sys
+doc = json.load(open(sys.argv[1]))
+dirs = [int(x) for x in sys.argv[2].split()]
+comps, want, hash, form = sys.argv[3].split(), int(sys.argv[4]), int(sys.argv[5]), sys.argv[6]
+look = [c for st in doc["structures"] for c in st["content"] if c["kind"] == "lookup"]
+assert len(look) == 3, "%d lookup entries" % len(look)
+for k, (lk, comp, d) in enumerate(zip(look, comps, dirs)):
+    assert lk["position"] == k + 1 and lk["component"] == comp, lk
+    assert lk["directory"] == d, (lk["directory"], d)
+    assert lk["resolved_by"] == "index" and lk["found"], lk
+    if k + 1 < len(dirs):
+        assert lk["found"]["inode"] == dirs[k + 1], lk["found"]
+    assert lk["steps"] and all("action" in s and "text" in s for s in lk["steps"])
+    assert lk["steps"][0]["action"] == "hash" and lk["steps"][0]["hash"] == lk["hash"]
+last = look[-1]
+assert last["found"]["inode"] == want, (last["found"], want)
+assert last["found"]["name"].encode("latin-1") == comps[-1].encode(), last["found"]
+assert last["hash"] == hash, (last["hash"], hash)
+assert last["form"] == ("shortform" if form == "short" else form), last["form"]
+match = [s for s in last["steps"] if s["action"] == "entry" and s["result"] == "match"]
+assert len(match) == 1, match
+# the index entries each step read, for the caller to look up with xfs_db
+block = 0
+for s in last["steps"]:
+    if s["action"] in ("leaf", "node"):
+        block = s["block"]
+    if s["action"] == "node":
+        print("%d nbtree[%d] x%x x%x" % (block, s["index"], s["hashval"], s["child"]))
+    if s["action"] == "entry" and s["array"] in ("lents", "bleaf"):
+        print("%d %s[%d] x%x x%x" % (block, s["array"], s["index"], hash, s["address"]))
+EOF
+			{ bad "$name: show --json path /dirs/$d/$ent: $(tail -n 1 "$TMPD/p.err")"; continue; }
+		ncmp=$((ncmp + 1))
+		[ "$d" = short ] || [ -s "$TMPD/p.chk" ] ||
+			bad "$name: show --json path /dirs/$d/$ent: no index step names an entry"
+		while read -r blk elem v1 v2; do
+			"$XFS_DB" -r -c "inode $dino" -c "dblock $blk" -c "p $elem" "$img" |
+				awk -f "$NORM" > "$TMPD/x"
+			f2=address
+			case "$elem" in nbtree*) f2=before ;; esac
+			# canonical values (normalize.awk): "x" and lower-case hex
+			x1=$(awk -F '\t' -v n="$elem.hashval" '$2 == n { print $3 }' "$TMPD/x")
+			x2=$(awk -F '\t' -v n="$elem.$f2" '$2 == n { print $3 }' "$TMPD/x")
+			if [ "$x1" != "$v1" ] || [ "$x2" != "$v2" ]; then
+				bad "$name: path /dirs/$d/$ent: $elem of fork block $blk: steps say $v1 $v2, xfs_db $x1 $x2"
+			fi
+			ncmp=$((ncmp + 1))
+		done < "$TMPD/p.chk"
+	done
+
 	# --- log: record headers against xfs_logprint
 	"$XFSRECON" show "$img" log > "$TMPD/log.out" || bad "$name: show log failed"
 	if command -v xfs_logprint >/dev/null 2>&1; then
@@ -174,10 +333,12 @@ for name in $(corpus_names); do
 	# --- JSON: parses; values as xfs_db; clean verdicts
 	rootino=$(dbfield "$img" "sb 0" rootino)
 	for what in "sb" "sb 1" "agf 0" "agi 0" "agfl 0" "inode $rootino" "block 0/0" \
-		"btree 0 bnobt" "btree 0 inobt" "dir /" "path /" "log" "dir /names"; do
+		"btree 0 bnobt" "btree 0 inobt" "dir /" "path /" "log" "dir /names" "attr /attrs/remote" \
+		"attr /attrs/short"; do
 		# hostile names (bytes that are not UTF-8, quotes, controls) where the image has them
-		[ "$what" = "dir /names" ] && ! "$XFS_DB" -r -c "path /names" -c inode "$img" 2>/dev/null |
-			grep -q '^current inode number' && continue
+		case "$what" in
+		"dir /names"|attr*) [ -n "$(dbino "$img" "${what#* }")" ] || continue ;;
+		esac
 		# shellcheck disable=SC2086
 		"$XFSRECON" show --json "$img" $what > "$TMPD/j.json" ||
 			{ bad "$name: show --json $what failed"; continue; }
@@ -206,6 +367,39 @@ EOF
 			;;
 		esac
 	done
+	# --- a failed check lands on its attr entry (xfs_db -x writes; the copy goes next)
+	lino=$(dbino "$img" /attrs/leaf)
+	sino=$(dbino "$img" /attrs/short)
+	if [ -n "$lino" ] && [ -n "$sino" ]; then
+		"$XFS_DB" -x -c "inode $lino" -c "ablock 0" -c "type attr3" \
+			-c "write -d entries[3].hashval 0x1" "$img" > /dev/null 2>&1 &&
+		"$XFS_DB" -x -c "inode $sino" -c "write -d a.sfattr.list[1].root 1" \
+			-c "write -d a.sfattr.list[1].secure 1" "$img" > /dev/null 2>&1 ||
+			fail "xfs_db -x cannot write the attr forks"
+		"$XFSRECON" show "$img" attr /attrs/leaf | grep -A1 '^entries\[3\] = hashval 0x1 ' |
+			grep -q '^#   ^ entries\[3\]: check failed: attrLeafHashOrder' ||
+			bad "$name: damaged attr leaf: no failed check under entries[3]"
+		"$XFSRECON" show --json "$img" attr /attrs/leaf > "$TMPD/a.json" &&
+		"$XFSRECON" show --json "$img" attr /attrs/short > "$TMPD/s.json" &&
+		python3 - "$TMPD/a.json" "$TMPD/s.json" <<'EOF' ||
+import json, sys
+def items(path, array):
+    doc = json.load(open(path))
+    return {c["index"]: c for st in doc["structures"] for c in st["content"]
+            if c["kind"] == "item" and c["array"] == array}
+e = items(sys.argv[1], "entries")
+ids = [p["id"] for p in e[3].get("problems", [])]
+assert e[3]["verdict"] == "failed" and "attrBadHash" in ids, e[3]
+assert all(e[i]["verdict"] == "ok" for i in e if i != 3)
+s = items(sys.argv[2], "a.sfattr.list")
+assert s[1]["verdict"] == "failed", s[1]
+assert "attrMultipleNs" in [p["id"] for p in s[1]["problems"]], s[1]
+assert s[0]["verdict"] == "ok", s[0]
+EOF
+			bad "$name: damaged attr forks: the failed checks are not on their entries"
+		ncmp=$((ncmp + 2))
+	fi
+
 	rm -f "$img"
 done
 if [ -s "$TMPD/hashbad" ]; then
