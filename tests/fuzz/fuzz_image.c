@@ -20,13 +20,14 @@
  *    path with xa_ctx_open, which adds the file-type detection (raw, zstd).
  *
  * After the run: the text findings and info reports, the XML report (to
- * /dev/null) and `show` of the primary headers, the root inode and two btree
- * roots are rendered, since they read every finding and header field; the
- * block-ownership map is drawn (SVG of every AG, HTML of one AG zoomed,
- * both to /dev/null) so hostile owner records, marks and paths reach the
- * grid and the drawing; then the file views walk the namespace: `ls -lR --deleted /`, `bodyfile`,
- * `stat` and `cat` of a few inodes, and `extract /` into a scratch
- * directory.  Extraction is checked to have written nothing beside its
+ * /dev/null) and `show` of the primary headers, the root inode (and its
+ * attr fork), two btree roots and one block read as attr, symlink and
+ * directory block are rendered, since they read every finding and header
+ * field; the block-ownership map is drawn (SVG of every AG, HTML of one AG
+ * zoomed, both to /dev/null) so hostile owner records, marks and paths
+ * reach the grid and the drawing; then the file views walk the namespace:
+ * `ls -lR --deleted /`, `bodyfile`, `stat` and `cat` of a few inodes, and
+ * `extract /` into a scratch directory.  Extraction is checked to have written nothing beside its
  * destination (rule 1: we write only where the user said), then removed.
  * Last, the repair is planned (a dry run: nothing is written) and its
  * report rendered.  File size is capped (RLIMIT_FSIZE, SIGXFSZ ignored) so that a hostile
@@ -359,11 +360,23 @@ static void show_views(struct xa_ctx *ctx, uint32_t last)
 	xa_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
 	argv[0] = (char *)(uintptr_t)"log";
 	xa_show_cmd(fz_null, fz_null, ctx, 1, argv, &so);
+	snprintf(blk, sizeof(blk), "%" PRIu64, ctx->sb.rootino);
+	argv[0] = (char *)(uintptr_t)"attr";
+	argv[1] = blk;
+	xa_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
 	if (ctx->nags && ctx->ags[0].agf_ok) {
+		/* One block read by its magic, then as each kind of fork block it is not. */
+		static const char *const as[] = { NULL, "attr3", "symlink", "dir3" };
+
 		snprintf(blk, sizeof(blk), "0/%" PRIu32, ctx->ags[0].agf.cnt_root);
 		argv[0] = (char *)(uintptr_t)"block";
 		argv[1] = blk;
-		xa_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
+		for (size_t i = 0; i < sizeof(as) / sizeof(as[0]); i++) {
+			so.as = as[i];
+			so.json = (i & 1) == 0;
+			xa_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
+		}
+		so.as = NULL;
 	}
 }
 
