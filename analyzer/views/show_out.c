@@ -340,7 +340,8 @@ void xa_so_item_u64(struct xa_show_out *o, const char *key, uint64_t v)
 {
 	char s[24];
 
-	item_key(o, key);	if (o->json) {
+	item_key(o, key);
+	if (o->json) {
 		xa_json_ku64(&o->j, jkey(key), v);
 		return;
 	}
@@ -352,7 +353,8 @@ void xa_so_item_hex(struct xa_show_out *o, const char *key, uint64_t v)
 {
 	char s[24];
 
-	item_key(o, key);	if (o->json) {
+	item_key(o, key);
+	if (o->json) {
 		xa_json_ku64(&o->j, jkey(key), v);
 		return;
 	}
@@ -364,7 +366,8 @@ void xa_so_item_i64(struct xa_show_out *o, const char *key, int64_t v)
 {
 	char s[24];
 
-	item_key(o, key);	if (o->json) {
+	item_key(o, key);
+	if (o->json) {
 		xa_json_key(&o->j, jkey(key));
 		xa_json_i64(&o->j, v);
 		return;

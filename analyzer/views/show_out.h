@@ -28,6 +28,10 @@
  *        {"kind": "note", "text": "..."}],
  *      "problems": [{"id": ..., "code": ..., "field": ..., "message": ...}]}]}
  *
+ * Runs of bytes (a remote value, a symlink target) are content of kind
+ * "data" (xa_so_data); a view may add entries of its own kind through
+ * xa_so_entry_begin (`show path`'s "lookup" with its steps).
+ *
  * A field's verdict is "ok" when the structure was verified and no failed
  * check names it, "failed" (with the problems) when one does, and
  * "unverified" when no verifier ran on the structure.
