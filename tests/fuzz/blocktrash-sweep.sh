@@ -17,7 +17,9 @@
 # and each of these the program offers (it is asked with --help):
 #     ls -lR --deleted IMG /, bodyfile IMG, stat IMG ROOTINO, cat IMG INO for
 #     three regular files (found with bodyfile on the clean image), extract
-#     IMG / -C DIR (nothing may appear beside DIR), repair IMG -o OUT
+#     IMG / -C DIR (nothing may appear beside DIR), repair IMG -o OUT,
+#     map IMG -o F --html, show IMG btree 0 inobt, show --json IMG dir /,
+#     show IMG log, plan IMG -o P and apply --dry-run P IMG
 # A crash is an exit status >= 128 or any sanitizer report; a hang is the
 # timeout.  Exit statuses 0, 4 and 8 are the expected outcomes of a check
 # (clean, problems left, operational error), 16 a usage error (a bug here).
@@ -85,19 +87,20 @@ fi
 
 extra_cmds=""
 help=$("$XFSRECON" --help 2>&1)
-for c in ls bodyfile stat cat extract repair; do
+for c in ls bodyfile stat cat extract repair map show plan; do
 	printf '%s\n' "$help" | grep -q "^  $c " && extra_cmds="$extra_cmds $c"
 done
 xsd="$srcdir/doc/report.xsd"
 
 # classify TAG RC ERRFILE: ok | crash | hang | usage.  A usage error is a
-# bug except from stat/cat, whose inode may have stopped being a regular file.
+# bug except from stat/cat, whose inode may have stopped being a regular file,
+# and show, whose directory or tree may have stopped being one.
 classify() {
 	if [ "$2" -eq 124 ]; then
 		echo hang
 	elif [ "$2" -ge 128 ] || grep -qE 'Sanitizer|runtime error:' "$3"; then
 		echo crash
-	elif [ "$2" -eq 16 ] && case $1 in stat*|cat*) false ;; *) true ;; esac; then
+	elif [ "$2" -eq 16 ] && case $1 in stat*|cat*|show*) false ;; *) true ;; esac; then
 		echo usage
 	else
 		echo ok
@@ -174,6 +177,17 @@ while [ "$count" -lt "$n_images" ]; do
 				repair)
 					rm -f "$work/repaired.img"
 					run_cmd repair "$XFSRECON" repair "$work/cur.img" -o "$work/repaired.img" ;;
+				map)
+					run_cmd map "$XFSRECON" map "$work/cur.img" -o "$work/map.html" --html --force ;;
+				show)
+					run_cmd show-inobt "$XFSRECON" show "$work/cur.img" btree 0 inobt
+					run_cmd show-dir "$XFSRECON" show --json "$work/cur.img" dir /
+					run_cmd show-log "$XFSRECON" show "$work/cur.img" log ;;
+				plan)
+					rm -f "$work/p.plan"
+					run_cmd plan "$XFSRECON" plan "$work/cur.img" -o "$work/p.plan"
+					[ -f "$work/p.plan" ] &&
+						run_cmd apply-dry "$XFSRECON" apply --dry-run "$work/p.plan" "$work/cur.img" ;;
 				esac
 			done
 		done
@@ -183,7 +197,7 @@ while [ "$count" -lt "$n_images" ]; do
 		exit 2
 	fi
 done
-rm -f "$work/cur.img" "$work/repaired.img"
+rm -f "$work/cur.img" "$work/repaired.img" "$work/map.html" "$work/p.plan"
 
 # ---------------------------------------------------------------- summary
 echo
