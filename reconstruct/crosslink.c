@@ -427,7 +427,7 @@ static int plan_copies(struct xr_rp *rp, int action, uint64_t ino, const struct 
 			rc = xr_plan_read(rp->plan, rp->ctx, xfmt_geom_fsb_byte(g, rm->cp[i].from_fsb + done),
 					  buf, bytes);
 			if (!rc)
-				rc = xr_plan_write(rp->plan, action, "file data", xfmt_geom_fsb_agno(g, to),
+				rc = xr_plan_write(rp->plan, action, "file-data", xfmt_geom_fsb_agno(g, to),
 						   xfmt_geom_fsb_agbno(g, to), ino,
 						   xfmt_geom_fsb_byte(g, to), buf, bytes);
 			done += k;
