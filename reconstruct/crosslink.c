@@ -9,7 +9,8 @@
  * cross-link are ranked and searched as the check searches them
  * (analyzer/check/crosslink.h):
  *   1. filesystem metadata (AG headers, log, inode chunks, AG btree
- *      blocks, CoW staging) - the walks verified it; but a btree block the
+ *      blocks; not leftover CoW staging, which the repair frees) - the
+ *      walks verified it; but a btree block the
  *      check found damaged is weak evidence and ranks last (its tree is
  *      rebuilt elsewhere anyway);
  *   2. an inode's bmbt block - verified by the fork walk;
@@ -154,7 +155,8 @@ static int xl_conflict(void *arg, const struct xa_xlink *x)
 }
 
 /* The claims of AG agno as the rebuild will see them, metadata included
- * (the old AG btree blocks too: a file must not keep them as data). */
+ * (the old AG btree blocks too: a file must not keep them as data), but
+ * not leftover CoW staging extents, which the repair frees. */
 static int ag_claims(struct xr_rp *rp, uint32_t agno, struct xa_ownlist *out)
 {
 	const struct xa_ownlist *fwd = xa_own_forward(rp->ctx, agno, NULL);
@@ -163,7 +165,7 @@ static int ag_claims(struct xr_rp *rp, uint32_t agno, struct xa_ownlist *out)
 	for (size_t i = 0; fwd && i < fwd->n && !rc; i++) {
 		const struct xa_ownrec *r = &fwd->recs[i];
 
-		if (!rp_record_dropped(rp, r->owner, r->flags))
+		if (r->owner != XFS_RMAP_OWN_COW && !rp_record_dropped(rp, r->owner, r->flags))
 			rc = xa_ownlist_add(out, r->agbno, r->len, r->owner, r->offset, r->flags);
 	}
 	for (size_t i = 0; i < rp->ags[agno].added.n && !rc; i++) {
