@@ -198,6 +198,17 @@ static void claim_format(const struct xprob_owner *o, char *buf, size_t len)
 			 (o->flags & XPROB_OWN_UNWRITTEN) ? " (unwritten)" : "");
 }
 
+/* A value; an rmap owner field's special owner by its name, as xfs_db and
+ * fsmap show owners, not as a 20-digit number. */
+static void value_format(const struct xa_finding *fd, uint64_t v, int hex, char *buf, size_t len)
+{
+	if (fd->p.code == XP_btBadRecord && fd->p.field && !strcmp(fd->p.field, "owner") &&
+	    (v >> 63))
+		xa_owner_format(v, buf, len);
+	else
+		snprintf(buf, len, hex ? "0x%" PRIx64 : "%" PRIu64, v);
+}
+
 void xa_finding_render(const struct xa_finding *fd, char *buf, size_t len)
 {
 	const char *t = xprob_message(fd->p.code);
@@ -223,9 +234,9 @@ void xa_finding_render(const struct xa_finding *fd, char *buf, size_t len)
 		if (klen == 5 && !strncmp(t + 1, "field", 5))
 			pos = put_str(buf, len, pos, fd->p.field ? fd->p.field : "field");
 		else if (klen == 8 && !strncmp(t + 1, "expected", 8))
-			snprintf(num, sizeof(num), hex ? "0x%" PRIx64 : "%" PRIu64, fd->p.expected);
+			value_format(fd, fd->p.expected, hex, num, sizeof(num));
 		else if (klen == 8 && !strncmp(t + 1, "observed", 8))
-			snprintf(num, sizeof(num), hex ? "0x%" PRIx64 : "%" PRIu64, fd->p.observed);
+			value_format(fd, fd->p.observed, hex, num, sizeof(num));
 		else if (klen == 2 && !strncmp(t + 1, "ag", 2))
 			snprintf(num, sizeof(num), "%" PRIu32, fd->p.agno);
 		else if (klen == 5 && !strncmp(t + 1, "agbno", 5))

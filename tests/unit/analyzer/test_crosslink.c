@@ -217,6 +217,44 @@ static void test_check_caps(void **state)
 	free(r);
 }
 
+/* Owners in messages: special owners by name, never as 20-digit numbers. */
+static void test_render(void **state)
+{
+	struct xa_finding fd = { .what = "ownership" };
+	char msg[512];
+
+	(void)state;
+	fd.p.code = XP_ownCrossLinked;
+	fd.p.has = XPROB_HAS_OBSERVED | XPROB_HAS_OWNERS | XPROB_HAS_AGBNO;
+	fd.p.agbno = 12;
+	fd.p.observed = 2;
+	fd.p.owners[0] = (struct xprob_owner){ 131, 7, 0 };
+	fd.p.owners[1] = (struct xprob_owner){ XFS_RMAP_OWN_LOG, 0, 0 };
+	xa_finding_render(&fd, msg, sizeof(msg));
+	assert_string_equal(msg, "2 blocks from agbno 12 are claimed twice: by inode 131's data "
+				 "fork at file offset 7 and by the log (LOG)");
+	fd.p.owners[1] = (struct xprob_owner){ 140, 0, XA_OWN_ATTR | XA_OWN_BMBT };
+	xa_finding_render(&fd, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "and by a block of inode 140's attr-fork bmbt"));
+	/* the rmapbt naming another owner */
+	fd.p.code = XP_rmapWrongOwner;
+	fd.p.field = "inode's data fork";
+	fd.p.owners[0] = (struct xprob_owner){ 131, 0, 0 };
+	fd.p.owners[1] = (struct xprob_owner){ XFS_RMAP_OWN_AG, 0, 0 };
+	xa_finding_render(&fd, msg, sizeof(msg));
+	assert_non_null(strstr(msg, "names owner AG for"));
+	assert_null(strstr(msg, "18446744073709551"));
+	/* an rmap record's owner no special owner has: as xfs_db prints it */
+	memset(&fd.p, 0, sizeof(fd.p));
+	fd.p.code = XP_btBadRecord;
+	fd.p.has = XPROB_HAS_OBSERVED | XPROB_HAS_OFF;
+	fd.p.field = "owner";
+	fd.p.off = 3;
+	fd.p.observed = (uint64_t)-12;
+	xa_finding_render(&fd, msg, sizeof(msg));
+	assert_string_equal(msg, "record 3: owner = -12 is invalid");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -227,6 +265,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_repeats),
 		cmocka_unit_test(test_hostile_budget),
 		cmocka_unit_test(test_check_caps),
+		cmocka_unit_test(test_render),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
