@@ -124,7 +124,10 @@ int main(int argc, char **argv)
 	       "The code and the ID are stable: the XML report (doc/report.xsd) carries both in\n"
 	       "each `<finding>` element's `code` and `id` attributes. The fix column is the repair\n"
 	       "action the finding calls for. In messages, `{field}`, `{expected}`, `{observed}`,\n"
-	       "`{ag}`, `{agbno}`, `{ino}` and `{off}` are filled in from the finding's context.\n\n");
+	       "`{ag}`, `{agbno}`, `{ino}` and `{off}` are filled in from the finding's context;\n"
+	       "`{owner}` and `{owner2}` name two owners of blocks (an inode number, or a special\n"
+	       "owner by its rmapbt name: FS, LOG, AG, INOBT, INODES, REFC, COW), `{claim}` and\n"
+	       "`{claim2}` the same owners with the fork and file offset of their claim.\n\n");
 	printf("%u findings; by severity: error %u, warning %u, info %u.\n", n,
 	       by_sev[XSEV_ERROR], by_sev[XSEV_WARNING], by_sev[XSEV_INFO]);
 

@@ -9,7 +9,10 @@
  * adds the location (AG, block, byte offset, inode) and stores it.
  *
  * Message templates name context fields in braces: {ag} {agbno} {ino} {off}
- * {field} {expected} {observed} {struct}.  The renderer substitutes them.
+ * {field} {expected} {observed} {struct}, and for findings about block
+ * owners {owner} {owner2} (the owner alone: an inode number, or a special
+ * owner's name) and {claim} {claim2} (the owner with its fork and file
+ * offset).  The renderer substitutes them.
  */
 #ifndef XFMT_PROBLEM_H
 #define XFMT_PROBLEM_H
@@ -41,7 +44,8 @@ enum xprob_severity {
 	X(REPLAY_LOG)           /* dirty log replayed into the output */ \
 	X(FIX_DIRECTORY)        /* directory entries or blocks rewritten */ \
 	X(FIX_LINK_COUNT)       /* nlink set to the number of names */ \
-	X(LOST_FOUND)           /* orphan linked into lost+found */
+	X(LOST_FOUND)           /* orphan linked into lost+found */ \
+	X(RESOLVE_CROSSLINK)    /* one claimant keeps the block, the other gets a copy or a hole */
 
 enum xprob_fix {
 #define XFIX_ENUM(name) XFIX_##name,
@@ -65,6 +69,27 @@ enum {
 	XPROB_HAS_EXPECTED = 1u << 4,
 	XPROB_HAS_OBSERVED = 1u << 5,
 	XPROB_HAS_BYTE     = 1u << 6,  /* absolute byte offset in the image */
+	XPROB_HAS_OWNERS   = 1u << 7,  /* owners[0] and owners[1] name two claimants */
+};
+
+/* How an owner holds a block (the rmapbt's offset flags). */
+enum {
+	XPROB_OWN_ATTR      = 1u << 0,  /* attr fork */
+	XPROB_OWN_BMBT      = 1u << 1,  /* a block of the fork's bmbt */
+	XPROB_OWN_UNWRITTEN = 1u << 2,  /* unwritten extent */
+};
+
+/*
+ * One claimant of a block range, as the rmapbt names owners: an inode
+ * number, or a special owner (bit 63 set: XFS_RMAP_OWN_* in btrec.h).  Two
+ * of them name both sides of a finding about who owns a block: a block
+ * claimed twice, or the rmapbt naming another owner than the primary
+ * metadata does.
+ */
+struct xprob_owner {
+	uint64_t owner;
+	uint64_t offset;   /* file offset in blocks (inode data and attr forks) */
+	uint32_t flags;    /* XPROB_OWN_* */
 };
 
 /* Typed context of one finding. */
@@ -79,6 +104,7 @@ struct xprob {
 	uint64_t        byte;       /* absolute image byte of the structure */
 	uint64_t        expected;
 	uint64_t        observed;
+	struct xprob_owner owners[2];  /* with XPROB_HAS_OWNERS */
 };
 
 /*

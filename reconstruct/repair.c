@@ -3,7 +3,8 @@
  *
  * Order of the phases, and why:
  *   1. inodes: which inodes are cleared or mended decides which blocks stay
- *      owned and which inodes stay allocated;
+ *      owned and which inodes stay allocated; then the namespace; then
+ *      blocks claimed twice get one owner (crosslink.c);
  *   2. AGs: every AG whose headers, trees or counters are damaged, or whose
  *      ownership changed in phase 1, gets new free-space, inode, rmap and
  *      refcount trees, AGFL, AGF and AGI from what stays owned;
@@ -620,6 +621,8 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 	rc = rp_plan_inodes(&rp);
 	if (!rc)
 		rc = rp_plan_names(&rp);
+	if (!rc)
+		rc = rp_plan_crosslinks(&rp);
 	if (rc)
 		goto out;
 	for (size_t i = 0; i < ctx->findings.count; i++) {

@@ -46,9 +46,12 @@ struct xr_rp {
 	struct rp_ag                 *ags;
 	bool                         *answered;      /* per finding index */
 	struct xa_u64set              cleared;       /* inodes freed by the plan */
-	struct xa_u64set              attr_dropped;  /* inodes whose attr fork is emptied */
+	struct xa_u64set              attr_dropped;  /* inodes whose attr fork is emptied,
+	                                                or its map replaced (crosslink.c) */
 	struct xa_u64set              dir_rewritten; /* directories whose data fork is
-	                                                replaced by new blocks */
+	                                                replaced by new blocks, and files
+	                                                whose data fork map is replaced
+	                                                (crosslink.c): the old records go */
 	struct xa_u64set              new_inodes;    /* inodes the plan allocates */
 	bool                          root_fixed;    /* sb rootino recomputed */
 	/* v5 without rmapbt: directory data blocks found in unowned space, by
@@ -107,6 +110,14 @@ int rp_irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode);
  * records (file_salvage.c).  Runs before the namespace is built.
  */
 int rp_revive_files(struct xr_rp *rp);
+
+/*
+ * The cross-link phase (crosslink.c): every block two owners claim gets
+ * one; the loser's fork gets a copy of the blocks (the winner is file data)
+ * or a hole (metadata), so that the AG can be rebuilt.  Runs after the
+ * namespace phase, before the AG rebuilds.  0 or a negative xerr.
+ */
+int rp_plan_crosslinks(struct xr_rp *rp);
 
 /* The namespace phase: directories rewritten from what they still name,
  * orphans linked into lost+found, link counts (repair_names.c). */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/check/crosslink.h"
 #include "analyzer/check/ownrec.h"
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
@@ -300,8 +301,9 @@ static bool forward_complete(const struct xa_ctx *ctx, const struct xa_ag *ag)
 /* ------------------------------------------------------------------ */
 /* Findings. */
 
-static void report_rec(struct xa_ctx *ctx, const struct xa_ag *ag, const struct xa_ownrec *r,
-		       enum xprob_code code, uint64_t expected, uint64_t observed)
+static void report_rec2(struct xa_ctx *ctx, const struct xa_ag *ag, const struct xa_ownrec *r,
+			enum xprob_code code, uint64_t expected, uint64_t observed,
+			const struct xa_ownrec *other)
 {
 	struct xa_loc loc = {
 		XPROB_HAS_AG | XPROB_HAS_AGBNO | XPROB_HAS_BYTE, ag->agno, r->agbno, 0,
@@ -320,7 +322,19 @@ static void report_rec(struct xa_ctx *ctx, const struct xa_ag *ag, const struct 
 	/* The renderer shows the inode instead of the block when both are set;
 	 * the messages name the block themselves. */
 	p.agbno = r->agbno;
+	if (other) {
+		/* both owners by name: a special owner is no number to a reader */
+		p.has |= XPROB_HAS_OWNERS;
+		p.owners[0] = (struct xprob_owner){ r->owner, r->offset, r->flags };
+		p.owners[1] = (struct xprob_owner){ other->owner, other->offset, other->flags };
+	}
 	xa_findings_add(&ctx->findings, &p, &loc);
+}
+
+static void report_rec(struct xa_ctx *ctx, const struct xa_ag *ag, const struct xa_ownrec *r,
+		       enum xprob_code code, uint64_t expected, uint64_t observed)
+{
+	report_rec2(ctx, ag, r, code, expected, observed, NULL);
 }
 
 static void report_space(struct xa_ctx *ctx, const struct xa_ag *ag, enum xprob_code code,
@@ -398,7 +412,7 @@ static void pair_mismatch(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_
 			  const struct xa_ownrec *r)
 {
 	if (f->owner != r->owner)
-		report_rec(ctx, ag, f, XP_rmapWrongOwner, f->owner, r->owner);
+		report_rec2(ctx, ag, f, XP_rmapWrongOwner, f->owner, r->owner, r);
 	else if ((f->flags & (XA_OWN_ATTR | XA_OWN_BMBT | XA_OWN_UNWRITTEN)) !=
 		 (r->flags & (XA_OWN_ATTR | XA_OWN_BMBT | XA_OWN_UNWRITTEN)))
 		report_rec(ctx, ag, f, XP_rmapWrongFlags, f->flags, r->flags);
@@ -527,6 +541,13 @@ const struct xa_ownlist *xa_own_rmap(const struct xa_ctx *ctx, uint32_t agno)
 	return &ctx->own->ags[agno].rmap;
 }
 
+const struct xa_ownlist *xa_own_refc(const struct xa_ctx *ctx, uint32_t agno)
+{
+	if (!ctx->own || agno >= ctx->own->nags)
+		return NULL;
+	return &ctx->own->ags[agno].refc;
+}
+
 const struct xa_ownlist *xa_own_free_list(const struct xa_ctx *ctx, uint32_t agno)
 {
 	if (!ctx->own || agno >= ctx->own->nags)
@@ -636,6 +657,22 @@ static void report_cow_leftovers(struct xa_ctx *ctx, const struct xa_ag *ag,
 	}
 }
 
+static int check_crosslinks(struct xa_ctx *ctx, const struct xa_ag *ag, struct own_ag *oa)
+{
+	struct xa_xlink_ev ev;
+	int rc;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.reflink = xfmt_geom_has_reflink(&ctx->geom);
+	ev.refc = &oa->refc;
+	ev.refc_ok = ag->agf_ok && ag->bt[XA_BT_REFC].walked;
+	ev.rmap = &oa->rmap;
+	ev.rmap_ok = xfmt_geom_has_rmapbt(&ctx->geom) && ag->agf_ok && ag->bt[XA_BT_RMAP].walked;
+	rc = xa_check_crosslinks(ctx, ag->agno, &oa->fwd, &ev);
+	xa_xlink_ev_release(&ev);
+	return rc;
+}
+
 int xa_pass_ownership(struct xa_ctx *ctx)
 {
 	struct xa_own *own = ctx->own;
@@ -671,6 +708,15 @@ int xa_pass_ownership(struct xa_ctx *ctx)
 				report_cow_leftovers(ctx, ag, oa);
 			}
 		}
+		/* Blocks claimed twice are real whatever else could not be read:
+		 * every AG is searched, an incomplete one over what was seen. */
+		if (!oa->complete) {
+			xa_ownlist_sort(&oa->fwd);
+			xa_ownlist_sort(&oa->rmap);
+		}
+		rc = check_crosslinks(ctx, ag, oa);
+		if (rc)
+			return rc;
 		/* Each AG's lists are done with once it is checked, unless the
 		 * repair planner asked to keep them. */
 		if (!ctx->opts.keep_ownership)

@@ -15,7 +15,9 @@
  *   - always: no free extent overlaps an owned block, and every block of
  *     the AG is free or owned (0x0F07, 0x0F08);
  *   - with reflink: the refcountbt's share counts against the overlaps of
- *     the file data mappings (0x0F0A).
+ *     the file data mappings (0x0F0A);
+ *   - in every AG, complete or not: no block claimed by two owners, except
+ *     file data the refcountbt says is shared (0x0F0B, crosslink.h).
  * An AG not compared gets an INFO finding saying so (0x0F09).
  * An AG is compared only when both sides are complete: its headers usable,
  * every btree walked, every inode read and every fork walked.
@@ -72,13 +74,17 @@ void xa_own_mark_incomplete(struct xa_ctx *ctx);
  * After the ownership pass with ctx->opts.keep_ownership set: AG agno's
  * forward list (normalised when *complete is set, i.e. every walk that
  * names owners reached all of its tree and the AG was cross-checked), the
- * rmapbt's records as read (normalised when complete) and the bnobt's free
- * extents.  NULL when nothing was collected for agno.
+ * rmapbt's records as read (normalised when complete, else sorted) and the
+ * bnobt's free extents; the forward list is sorted by start block either
+ * way.  xa_own_refc: the refcountbt's shared extents (owner = the share
+ * count; CoW staging extents are forward records).  NULL when nothing was
+ * collected for agno.
  */
 struct xa_ownlist;
 const struct xa_ownlist *xa_own_forward(const struct xa_ctx *ctx, uint32_t agno, bool *complete);
 const struct xa_ownlist *xa_own_rmap(const struct xa_ctx *ctx, uint32_t agno);
 const struct xa_ownlist *xa_own_free_list(const struct xa_ctx *ctx, uint32_t agno);
+const struct xa_ownlist *xa_own_refc(const struct xa_ctx *ctx, uint32_t agno);
 
 /* The ownership pass (after the inodes pass); 0 or a negative xerr. */
 int xa_pass_ownership(struct xa_ctx *ctx);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include "analyzer/errors.h"
+#include "analyzer/findings/findings.h"
 #include "formats/btrec.h"
 
 int xa_ownlist_add(struct xa_ownlist *l, uint32_t agbno, uint32_t len, uint64_t owner,
@@ -140,18 +141,7 @@ void xa_ownlist_normalize(struct xa_ownlist *l)
 
 const char *xa_owner_name(uint64_t owner)
 {
-	switch (owner) {
-	case XFS_RMAP_OWN_NULL:    return "NULL";
-	case XFS_RMAP_OWN_UNKNOWN: return "UNKNOWN";
-	case XFS_RMAP_OWN_FS:      return "FS";
-	case XFS_RMAP_OWN_LOG:     return "LOG";
-	case XFS_RMAP_OWN_AG:      return "AG";
-	case XFS_RMAP_OWN_INOBT:   return "INOBT";
-	case XFS_RMAP_OWN_INODES:  return "INODES";
-	case XFS_RMAP_OWN_REFC:    return "REFC";
-	case XFS_RMAP_OWN_COW:     return "COW";
-	default:                   return NULL;
-	}
+	return xa_owner_label(owner);
 }
 
 const char *xa_ownrec_kind(const struct xa_ownrec *r)

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "formats/problem.h"
+
 struct xfmt_rmap_rec;
 
 enum {
@@ -24,6 +26,12 @@ enum {
 	XA_OWN_BMBT      = 1u << 1,  /* bmbt block (XFS_RMAP_OFF_BMBT_BLOCK) */
 	XA_OWN_UNWRITTEN = 1u << 2,  /* unwritten extent (XFS_RMAP_OFF_UNWRITTEN) */
 };
+
+/* Findings name owners with the same flags. */
+_Static_assert((unsigned)XA_OWN_ATTR == (unsigned)XPROB_OWN_ATTR &&
+	       (unsigned)XA_OWN_BMBT == (unsigned)XPROB_OWN_BMBT &&
+	       (unsigned)XA_OWN_UNWRITTEN == (unsigned)XPROB_OWN_UNWRITTEN,
+	       "ownrec flags are the findings' flags");
 
 struct xa_ownrec {
 	uint32_t agbno;

@@ -8,9 +8,12 @@
 #include "analyzer/findings/findings.h"
 
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "formats/btrec.h"
 
 void xa_findings_init(struct xa_findings *f)
 {
@@ -121,12 +124,98 @@ static size_t put_str(char *buf, size_t len, size_t pos, const char *s)
 	return pos;
 }
 
+const char *xa_owner_label(uint64_t owner)
+{
+	switch (owner) {
+	case XFS_RMAP_OWN_NULL:    return "NULL";
+	case XFS_RMAP_OWN_UNKNOWN: return "UNKNOWN";
+	case XFS_RMAP_OWN_FS:      return "FS";
+	case XFS_RMAP_OWN_LOG:     return "LOG";
+	case XFS_RMAP_OWN_AG:      return "AG";
+	case XFS_RMAP_OWN_INOBT:   return "INOBT";
+	case XFS_RMAP_OWN_INODES:  return "INODES";
+	case XFS_RMAP_OWN_REFC:    return "REFC";
+	case XFS_RMAP_OWN_COW:     return "COW";
+	default:                   return NULL;
+	}
+}
+
+void xa_owner_format(uint64_t owner, char *buf, size_t len)
+{
+	const char *name = xa_owner_label(owner);
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else if (owner >> 63)
+		snprintf(buf, len, "%" PRId64, (int64_t)owner);  /* as xfs_db prints it */
+	else
+		snprintf(buf, len, "%" PRIu64, owner);
+}
+
+const char *xa_owner_fork(const struct xprob_owner *o)
+{
+	if (o->owner >> 63)
+		return NULL;
+	switch (o->flags & (XPROB_OWN_ATTR | XPROB_OWN_BMBT)) {
+	case XPROB_OWN_BMBT:                  return "data-bmbt";
+	case XPROB_OWN_ATTR | XPROB_OWN_BMBT: return "attr-bmbt";
+	case XPROB_OWN_ATTR:                  return "attr";
+	default:                              return "data";
+	}
+}
+
+/* What a special owner's blocks are, in words. */
+static const char *special_words(uint64_t owner)
+{
+	switch (owner) {
+	case XFS_RMAP_OWN_FS:     return "the AG headers";
+	case XFS_RMAP_OWN_LOG:    return "the log";
+	case XFS_RMAP_OWN_AG:     return "a free-space btree, the rmapbt or the AGFL";
+	case XFS_RMAP_OWN_INOBT:  return "an inode btree";
+	case XFS_RMAP_OWN_INODES: return "an inode chunk";
+	case XFS_RMAP_OWN_REFC:   return "the refcount btree";
+	case XFS_RMAP_OWN_COW:    return "a CoW staging extent";
+	default:                  return "an invalid special owner";
+	}
+}
+
+/* "inode 131's data fork at file offset 5", "an inode btree (INOBT)". */
+static void claim_format(const struct xprob_owner *o, char *buf, size_t len)
+{
+	char own[32];
+
+	xa_owner_format(o->owner, own, sizeof(own));
+	if (o->owner >> 63) {
+		snprintf(buf, len, "%s (%s)", special_words(o->owner), own);
+		return;
+	}
+	if (o->flags & XPROB_OWN_BMBT)
+		snprintf(buf, len, "a block of inode %s's %s-fork bmbt", own,
+			 (o->flags & XPROB_OWN_ATTR) ? "attr" : "data");
+	else
+		snprintf(buf, len, "inode %s's %s fork at file offset %" PRIu64 "%s", own,
+			 (o->flags & XPROB_OWN_ATTR) ? "attr" : "data", o->offset,
+			 (o->flags & XPROB_OWN_UNWRITTEN) ? " (unwritten)" : "");
+}
+
+/* A value; an rmap owner field's special owner by its name, as xfs_db and
+ * fsmap show owners, not as a 20-digit number. */
+static void value_format(const struct xa_finding *fd, uint64_t v, int hex, char *buf, size_t len)
+{
+	if (fd->p.code == XP_btBadRecord && fd->p.field && !strcmp(fd->p.field, "owner") &&
+	    (v >> 63))
+		xa_owner_format(v, buf, len);
+	else
+		snprintf(buf, len, hex ? "0x%" PRIx64 : "%" PRIu64, v);
+}
+
 void xa_finding_render(const struct xa_finding *fd, char *buf, size_t len)
 {
 	const char *t = xprob_message(fd->p.code);
 	int hex = value_is_hex(fd);
 	size_t pos = 0;
-	char num[32];
+	char num[160];
+	bool owners = (fd->p.has & XPROB_HAS_OWNERS) != 0;
 
 	if (!len)
 		return;
@@ -145,9 +234,9 @@ void xa_finding_render(const struct xa_finding *fd, char *buf, size_t len)
 		if (klen == 5 && !strncmp(t + 1, "field", 5))
 			pos = put_str(buf, len, pos, fd->p.field ? fd->p.field : "field");
 		else if (klen == 8 && !strncmp(t + 1, "expected", 8))
-			snprintf(num, sizeof(num), hex ? "0x%" PRIx64 : "%" PRIu64, fd->p.expected);
+			value_format(fd, fd->p.expected, hex, num, sizeof(num));
 		else if (klen == 8 && !strncmp(t + 1, "observed", 8))
-			snprintf(num, sizeof(num), hex ? "0x%" PRIx64 : "%" PRIu64, fd->p.observed);
+			value_format(fd, fd->p.observed, hex, num, sizeof(num));
 		else if (klen == 2 && !strncmp(t + 1, "ag", 2))
 			snprintf(num, sizeof(num), "%" PRIu32, fd->p.agno);
 		else if (klen == 5 && !strncmp(t + 1, "agbno", 5))
@@ -159,6 +248,14 @@ void xa_finding_render(const struct xa_finding *fd, char *buf, size_t len)
 		else if (klen == 3 && !strncmp(t + 1, "lsn", 3))
 			snprintf(num, sizeof(num), "%" PRIu32 "/%" PRIu32, (uint32_t)(fd->p.off >> 32),
 				 (uint32_t)fd->p.off);
+		else if (owners && klen == 5 && !strncmp(t + 1, "owner", 5))
+			xa_owner_format(fd->p.owners[0].owner, num, sizeof(num));
+		else if (owners && klen == 6 && !strncmp(t + 1, "owner2", 6))
+			xa_owner_format(fd->p.owners[1].owner, num, sizeof(num));
+		else if (owners && klen == 5 && !strncmp(t + 1, "claim", 5))
+			claim_format(&fd->p.owners[0], num, sizeof(num));
+		else if (owners && klen == 6 && !strncmp(t + 1, "claim2", 6))
+			claim_format(&fd->p.owners[1], num, sizeof(num));
 		else if (klen == 6 && !strncmp(t + 1, "struct", 6))
 			pos = put_str(buf, len, pos, fd->what ? fd->what : "");
 		pos = put_str(buf, len, pos, num);
@@ -201,6 +298,18 @@ static int finding_cmp(const void *a, const void *b)
 		return x->p.expected < y->p.expected ? -1 : 1;
 	if (x->p.observed != y->p.observed)
 		return x->p.observed < y->p.observed ? -1 : 1;
+	if ((x->p.has ^ y->p.has) & XPROB_HAS_OWNERS)
+		return (x->p.has & XPROB_HAS_OWNERS) ? 1 : -1;
+	for (int k = 0; k < 2 && (x->p.has & XPROB_HAS_OWNERS); k++) {
+		const struct xprob_owner *ox = &x->p.owners[k], *oy = &y->p.owners[k];
+
+		if (ox->owner != oy->owner)
+			return ox->owner < oy->owner ? -1 : 1;
+		if (ox->offset != oy->offset)
+			return ox->offset < oy->offset ? -1 : 1;
+		if (ox->flags != oy->flags)
+			return ox->flags < oy->flags ? -1 : 1;
+	}
 	return strcmp(x->what, y->what);
 }
 

@@ -68,6 +68,20 @@ uint64_t xa_findings_count(const struct xa_findings *f, enum xprob_severity min)
  */
 void xa_finding_render(const struct xa_finding *fd, char *buf, size_t len);
 
+/*
+ * Owners of blocks, as findings and views name them: a special owner
+ * (bit 63 set) by its rmapbt name ("FS", "LOG", "AG", "INOBT", "INODES",
+ * "REFC", "COW", ...; NULL from xa_owner_label for an inode or an unknown
+ * value), an unknown special owner as the negative number xfs_db prints,
+ * an inode by its number.  xa_owner_format writes into buf (NUL-terminated).
+ */
+const char *xa_owner_label(uint64_t owner);
+void xa_owner_format(uint64_t owner, char *buf, size_t len);
+
+/* Which fork of its inode an owner holds the blocks in ("data", "attr",
+ * "data-bmbt", "attr-bmbt"), or NULL for a special owner. */
+const char *xa_owner_fork(const struct xprob_owner *o);
+
 /* Sort findings by (AG, byte, code) so output is deterministic. */
 void xa_findings_sort(struct xa_findings *f);
 

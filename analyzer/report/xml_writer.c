@@ -139,6 +139,24 @@ void xa_xw_finding(struct xa_xw *x, const struct xa_finding *fd, const char *id_
 		xa_xw_attr_u64(x, "expected", p->expected);
 	if (p->has & XPROB_HAS_OBSERVED)
 		xa_xw_attr_u64(x, "observed", p->observed);
+	if (p->has & XPROB_HAS_OWNERS) {
+		static const char *const names[2][3] = {
+			{ "owner", "fork", "fileOffset" }, { "owner2", "fork2", "fileOffset2" },
+		};
+
+		for (int k = 0; k < 2; k++) {
+			const struct xprob_owner *o = &p->owners[k];
+			const char *fork = xa_owner_fork(o);
+			char own[32];
+
+			xa_owner_format(o->owner, own, sizeof(own));
+			xa_xw_attr(x, names[k][0], own);
+			if (fork)
+				xa_xw_attr(x, names[k][1], fork);
+			if (fork && !(o->flags & XPROB_OWN_BMBT))
+				xa_xw_attr_u64(x, names[k][2], o->offset);
+		}
+	}
 	xa_finding_render(fd, msg, sizeof(msg));
 	if (!x->failed) {
 		/* Messages are ASCII today; escaping keeps that true when names join them. */
