@@ -27,6 +27,7 @@ enum {
 	OFF_GEN = 92,
 	OFF_NEXT_UNLINKED = 96,
 	OFF_LSN = 112,
+	OFF_FLAGS2 = 120,       /* v3 only */
 	OFF_INO = 152,
 	OFF_UUID = 160,
 };
@@ -61,6 +62,11 @@ void xfmt_dinode_free_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t i
 void xfmt_dinode_put_nlink(uint8_t *buf, uint32_t nlink)
 {
 	xfmt_put_be32(buf + OFF_NLINK, nlink);
+}
+
+void xfmt_dinode_put_flags2(uint8_t *buf, uint64_t flags2)
+{
+	xfmt_put_be64(buf + OFF_FLAGS2, flags2);
 }
 
 void xfmt_dinode_put_size(uint8_t *buf, uint64_t size)

@@ -26,6 +26,8 @@ void xfmt_dinode_free_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t i
 /* Field edits (decoded layout d tells NREXT64 from classic counters). */
 void xfmt_dinode_put_nlink(uint8_t *buf, uint32_t nlink);
 void xfmt_dinode_put_size(uint8_t *buf, uint64_t size);
+/* di_flags2 (v3 inodes only: the caller checks the version). */
+void xfmt_dinode_put_flags2(uint8_t *buf, uint64_t flags2);
 void xfmt_dinode_put_nblocks(uint8_t *buf, uint64_t nblocks);
 void xfmt_dinode_put_nextents(uint8_t *buf, const struct xfmt_dinode *d, uint64_t n);
 void xfmt_dinode_put_anextents(uint8_t *buf, const struct xfmt_dinode *d, uint32_t n);

@@ -113,6 +113,7 @@ struct verdict {
 	bool     reseal;
 	bool     fix_crcs;       /* some blocks need only a fresh checksum */
 	bool     fix_magic;      /* the magic number is put back */
+	bool     set_reflink;    /* shares blocks: the reflink flag is set */
 };
 
 static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict *v)
@@ -159,6 +160,9 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 		break;
 	case XP_inoBadNextUnlinked:
 		v->null_unlinked = true;
+		return;
+	case XP_inoReflinkFlagMissing:
+		v->set_reflink = true;
 		return;
 	case XP_nsBadLinkCount:
 		if ((f->p.has & XPROB_HAS_EXPECTED) && f->p.expected <= UINT32_MAX &&
@@ -298,13 +302,14 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		return clear_inode(rp, ino, grp, n);
 	}
 	action = xr_plan_action(rp->plan, "fix-inode", xfmt_geom_ino_agno(g, ino), ino,
-				"inode %" PRIu64 ":%s%s%s%s%s%s%s", ino,
+				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s", ino,
 				v->drop_attr ? " damaged attribute fork emptied;" : "",
 				v->set_nblocks ? " block count recomputed;" : "",
 				v->set_nlink ? " link count set to its names;" : "",
 				v->null_unlinked ? " unlinked pointer cleared;" : "",
 				v->fix_crcs ? " block checksums rewritten;" : "",
 				v->fix_magic ? " magic number put back;" : "",
+				v->set_reflink ? " reflink flag set (it shares blocks);" : "",
 				v->reseal ? " checksum and identity rewritten" : "");
 	if (action < 0) {
 		rc = action;
@@ -327,9 +332,11 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		xfmt_dinode_put_nlink(buf, v->nlink);
 	if (v->null_unlinked)
 		xfmt_dinode_put_next_unlinked(buf, 0xFFFFFFFFu);
+	if (v->set_reflink && d.version >= 3)
+		xfmt_dinode_put_flags2(buf, d.flags2 | XFS_DIFLAG2_REFLINK);
 	/* Only block checksums to fix: the inode itself stays as it is. */
 	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
-	    v->fix_magic) {
+	    v->fix_magic || v->set_reflink) {
 		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 		rc = rp_write_inode(rp, action, ino, buf);
 	}
@@ -410,7 +417,7 @@ int rp_plan_inodes(struct xr_rp *rp)
 		else if (vd.clear)
 			rc = clear_inode(rp, v[i].ino, v + i, j - i);
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
-			 vd.reseal || vd.fix_crcs || vd.fix_magic)
+			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;
 	}

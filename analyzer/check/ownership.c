@@ -15,6 +15,7 @@
 
 #include "analyzer/check/crosslink.h"
 #include "analyzer/check/ownrec.h"
+#include "analyzer/check/reflink_flag.h"
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
@@ -38,6 +39,8 @@ struct xa_own {
 	struct own_ag *ags;
 	uint32_t       nags;
 	bool           incomplete;   /* some inode or fork could not be read */
+	struct xa_u64set reflinked;  /* inodes with the reflink flag */
+	struct xa_u64set unflagged;  /* inodes reported for sharing without it */
 };
 
 int xa_own_begin(struct xa_ctx *ctx)
@@ -75,6 +78,8 @@ void xa_own_free(struct xa_own **ownp)
 		return;
 	for (uint32_t i = 0; i < own->nags; i++)
 		own_ag_release(&own->ags[i]);
+	xa_u64set_release(&own->reflinked);
+	xa_u64set_release(&own->unflagged);
 	free(own->ags);
 	free(own);
 	*ownp = NULL;
@@ -178,6 +183,13 @@ int xa_own_fork_rec(void *arg, const struct xfmt_bmbt_rec *r)
 		flags |= XA_OWN_UNWRITTEN;
 	return xa_ownlist_add(&oa->fwd, xfmt_geom_fsb_agbno(g, r->startblock), r->blockcount,
 			      f->ino, r->startoff, flags);
+}
+
+int xa_own_note_reflink(struct xa_ctx *ctx, uint64_t ino)
+{
+	if (!ctx->own)
+		return 0;
+	return xa_u64set_add(&ctx->own->reflinked, ino) < 0 ? XERR_NOMEM : 0;
 }
 
 void xa_own_mark_incomplete(struct xa_ctx *ctx)
@@ -706,6 +718,10 @@ int xa_pass_ownership(struct xa_ctx *ctx)
 			if (xfmt_geom_has_reflink(&ctx->geom)) {
 				check_refcounts(ctx, ag, oa);
 				report_cow_leftovers(ctx, ag, oa);
+				rc = xa_check_reflink_flags(ctx, agno, &oa->fwd, &oa->refc,
+							    &own->reflinked, &own->unflagged);
+				if (rc)
+					return rc;
 			}
 		}
 		/* Blocks claimed twice are real whatever else could not be read:

@@ -66,6 +66,10 @@ struct xa_own_fork {
 /* xa_fork_rec_fn that records one mapping of the fork described by arg. */
 int xa_own_fork_rec(void *arg, const struct xfmt_bmbt_rec *r);
 
+/* Inode ino carries the reflink flag (its shared blocks are legitimate);
+ * 0 or XERR_NOMEM. */
+int xa_own_note_reflink(struct xa_ctx *ctx, uint64_t ino);
+
 /* Some inode could not be read or walked completely: the forward side is
  * missing owners and no AG is cross-checked. */
 void xa_own_mark_incomplete(struct xa_ctx *ctx);

@@ -42,6 +42,11 @@ static int check_forks(struct xa_ctx *ctx, const struct xa_loc *loc, uint64_t in
 	xa_fork_rec_fn own_fn = ctx->own ? xa_own_fork_rec : NULL;
 	int rc;
 
+	if (ctx->own && (d->flags2 & XFS_DIFLAG2_REFLINK)) {
+		rc = xa_own_note_reflink(ctx, ino);
+		if (rc)
+			return rc;
+	}
 	rc = xa_fork_walk(ctx, ino, raw, d, XA_DATA_FORK, true, own_fn, &of, &dr);
 	if (rc)
 		return rc;

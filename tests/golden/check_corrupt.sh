@@ -201,6 +201,7 @@ v5-rmap-reflink|path /data/small.txt;fuzz -d v3.inumber add|inoBadInumber|
 v5-rmap-reflink|path /data/small.txt;fuzz -d v3.uuid firstbit|inoBadUuid|
 v5-rmap-reflink|path /data/small.txt;fuzz -d core.onlink add|inoBadOnlink|
 v5-rmap-reflink|path /data/small.txt;fuzz -d core.nblocks add|inoBadNblocks|
+v5-rmap-reflink|path /data/big.reflink;write -d v3.reflink 0|inoReflinkFlagMissing|
 v5-rmap-reflink|path /dirs/block;fuzz -d core.format zeroes|inoBadFormat|
 v5-rmap-reflink|path /links/short;fuzz -d core.size add|inoBadSize/inoBadFormat|
 v4|sb 1;fuzz magicnum zeroes|sbSecondaryUnreadable|
