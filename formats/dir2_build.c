@@ -115,11 +115,13 @@ int xfmt_dirb_sort_keys(const struct xfmt_geom *g, struct xfmt_dirb_key *k, size
 	bool ci = xfmt_dir_is_ci(g);
 
 	/* Same name = same hash, so sorting by (hash, name) puts duplicates side by side. */
-	qsort(k, nk, sizeof(*k), ci ? key_cmp_ci : key_cmp_exact);
+	if (nk > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(k, nk, sizeof(*k), ci ? key_cmp_ci : key_cmp_exact);
 	for (size_t i = 1; i < nk; i++)
 		if (key_cmp(&k[i - 1], &k[i], ci) == 0)
 			return XFMT_DIRB_DUP;
-	qsort(k, nk, sizeof(*k), key_cmp_leaf);
+	if (nk > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(k, nk, sizeof(*k), key_cmp_leaf);
 	return 0;
 }
 

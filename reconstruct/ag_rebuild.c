@@ -376,7 +376,8 @@ static int take_blocks(struct agr *a, const struct ext *bysize, uint32_t t)
 		pieces[np++] = e;
 		remaining -= e.len;
 	}
-	qsort(pieces, np, sizeof(*pieces), cmp_ext_start);
+	if (np > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(pieces, np, sizeof(*pieces), cmp_ext_start);
 	a->nseq = 0;
 	for (size_t i = 0; i < np; i++)
 		for (uint32_t b = 0; b < pieces[i].len; b++)
@@ -480,7 +481,8 @@ static int plan_space(struct agr *a)
 		goto out;
 	if (a->nfree)
 		memcpy(bysize, a->free, a->nfree * sizeof(*bysize));
-	qsort(bysize, a->nfree, sizeof(*bysize), cmp_ext_big);
+	if (a->nfree > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(bysize, a->nfree, sizeof(*bysize), cmp_ext_big);
 
 	rc = xr_btshape_compute(g, XFMT_BT_INO, a->nino, a->slack,
 				xfmt_agi_inobt_maxlevels(g), &a->ino);
@@ -575,7 +577,7 @@ static uint8_t *alloc_records(const struct agr *a, bool by_count)
 	}
 	if (a->nleft)
 		memcpy(sorted, a->left, a->nleft * sizeof(*sorted));
-	if (by_count)
+	if (by_count && a->nleft > 1)  /* qsort(NULL, 0, ...) is undefined */
 		qsort(sorted, a->nleft, sizeof(*sorted), cmp_ext_cnt);
 	for (size_t i = 0; i < a->nleft; i++) {
 		struct xfmt_alloc_rec r = { sorted[i].start, sorted[i].len };

@@ -203,7 +203,8 @@ static int weak_blocks(struct xl_state *st)
 		    (x->p.has & XPROB_HAS_AGBNO) && x->p.agno == st->agno && !rp_is_bmbt_finding(x))
 			st->weak[st->nweak++] = x->p.agbno;
 	}
-	qsort(st->weak, st->nweak, sizeof(*st->weak), cmp_u32);
+	if (st->nweak > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(st->weak, st->nweak, sizeof(*st->weak), cmp_u32);
 	return 0;
 }
 
@@ -628,7 +629,8 @@ int rp_plan_crosslinks(struct xr_rp *rp)
 			rc = ag_losses(&st, a);
 	if (rc || !st.nloss)
 		goto out;
-	qsort(st.loss, st.nloss, sizeof(*st.loss), cmp_loss);
+	if (st.nloss > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(st.loss, st.nloss, sizeof(*st.loss), cmp_loss);
 	for (size_t i = 0; i < st.nloss && !rc;) {
 		size_t j = i + 1;
 

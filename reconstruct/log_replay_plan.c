@@ -84,7 +84,8 @@ int xr_log_replay_plan(struct xa_ctx *ctx, struct xr_plan *plan, int action)
 		for (size_t i = 0; i < plan->nchanges; i++)
 			g.taken[g.ntaken++] = (struct span){ plan->changes[i].offset,
 							     plan->changes[i].offset + plan->changes[i].len };
-		qsort(g.taken, g.ntaken, sizeof(*g.taken), cmp_span);
+		if (g.ntaken > 1)  /* qsort(NULL, 0, ...) is undefined */
+			qsort(g.taken, g.ntaken, sizeof(*g.taken), cmp_span);
 	}
 	rc = ximg_overlay_each(ctx->overlay, on_run, &g);
 	free(g.taken);

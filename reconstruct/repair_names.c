@@ -312,7 +312,8 @@ static int filter_entries(struct ns *ns)
 		for (size_t k = 0; k < d->n; k++)
 			idx[k] = d->first + k;
 		sort_ns = ns;
-		qsort(idx, d->n, sizeof(*idx), cmp_ent_name);
+		if (d->n > 1)  /* qsort(NULL, 0, ...) is undefined */
+			qsort(idx, d->n, sizeof(*idx), cmp_ent_name);
 		for (size_t k = 1; k < d->n; k++) {
 			struct ns_ent *a = &ns->ents[idx[k - 1]], *b = &ns->ents[idx[k]];
 

@@ -138,7 +138,8 @@ static int cluster(struct search *s, size_t first, size_t n)
 		s->rk[k].key = s->ops->rank(s->ops->arg, &s->recs[first + k]);
 		s->rk[k].idx = first + k;
 	}
-	qsort(s->rk, n, sizeof(*s->rk), cmp_ranked);
+	if (n > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(s->rk, n, sizeof(*s->rk), cmp_ranked);
 	s->ng = 0;
 	for (size_t k = 0; k < n; k++) {
 		int rc;
@@ -221,7 +222,8 @@ static void build_cover(struct xa_xlink_ev *ev)
 	if (!ev->cover)
 		return;   /* no cover: nothing is shared, the check says more than it should */
 	memcpy(ev->cover, ev->refc->recs, ev->refc->n * sizeof(*ev->cover));
-	qsort(ev->cover, ev->refc->n, sizeof(*ev->cover), cmp_start);
+	if (ev->refc->n > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(ev->cover, ev->refc->n, sizeof(*ev->cover), cmp_start);
 	for (size_t i = 0; i < ev->refc->n; i++) {
 		struct xa_ownrec *c = &ev->cover[i];
 

@@ -240,7 +240,8 @@ int ximg_overlay_each(const struct ximg_overlay *ov,
 	for (size_t h = 0; h < ov->hcap; h++)
 		if (ov->keys[h])
 			sectors[n++] = ov->keys[h] - 1;
-	qsort(sectors, n, sizeof(*sectors), cmp_u64);
+	if (n > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(sectors, n, sizeof(*sectors), cmp_u64);
 	while (i < n && !rc) {
 		size_t len = 0;
 		uint64_t start = sectors[i];

@@ -245,7 +245,8 @@ int xa_pass_inodes(struct xa_ctx *ctx)
 		if (ctx->irecs[i - 1].ino >= ctx->irecs[i].ino) {
 			size_t k = 0;
 
-			qsort(ctx->irecs, ctx->nirecs, sizeof(*ctx->irecs), irec_cmp);
+			if (ctx->nirecs > 1)  /* qsort(NULL, 0, ...) is undefined */
+				qsort(ctx->irecs, ctx->nirecs, sizeof(*ctx->irecs), irec_cmp);
 			for (size_t j = 0; j < ctx->nirecs; j++)
 				if (k == 0 || ctx->irecs[k - 1].ino != ctx->irecs[j].ino)
 					ctx->irecs[k++] = ctx->irecs[j];

@@ -178,7 +178,8 @@ static int gather_marks(struct xa_map_run *r)
 			n++;
 		}
 	}
-	qsort(loc, n, sizeof(*loc), cmp_located);
+	if (n > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(loc, n, sizeof(*loc), cmp_located);
 	for (size_t i = 0; i < n; i++) {
 		r->marks[i] = loc[i].m;
 		r->mark_finding[i] = loc[i].finding;
@@ -286,7 +287,8 @@ static int find_paths(struct xa_map_run *r, struct xa_u64set *want, FILE *err)
 	/* A namespace that cannot be walked leaves inodes without paths, no more. */
 	if (rc && rc != XERR_NOMEM)
 		rc = 0;
-	qsort(r->paths, r->npaths, sizeof(*r->paths), cmp_path);
+	if (r->npaths > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(r->paths, r->npaths, sizeof(*r->paths), cmp_path);
 out:
 	xa_u64set_release(&pw.done);
 	return rc;

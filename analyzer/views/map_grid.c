@@ -346,7 +346,8 @@ int xa_map_ag_build(struct xa_map_ag *m, uint32_t agno, uint32_t length, uint32_
 
 	gather(m, src, src->owners, false, recs, &n);
 	gather(m, src, src->free, true, recs, &n);
-	qsort(recs, n, sizeof(*recs), cmp_mrec);
+	if (n > 1)  /* qsort(NULL, 0, ...) is undefined */
+		qsort(recs, n, sizeof(*recs), cmp_mrec);
 	for (size_t i = 0; i < n; i++)
 		span_add(&b, recs[i].cls, recs[i].start, recs[i].end);
 	/* Damage first: when the list budget runs out, owner names go, not marks. */
