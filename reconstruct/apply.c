@@ -29,6 +29,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/io/sha256.h"
 #include "formats/sb.h"
+#include "reconstruct/fd_io.h"
 #include "reconstruct/cmd_repair.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/plan_file.h"
@@ -182,38 +183,6 @@ static bool device_busy(const struct stat *st)
 
 /* ------------------------------------------------------------ the target */
 
-static int pread_full(int fd, uint8_t *p, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int pwrite_full(int fd, const uint8_t *p, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 static bool same_file(const struct stat *a, const struct stat *b)
 {
 	return (a->st_dev == b->st_dev && a->st_ino == b->st_ino) ||
@@ -298,7 +267,7 @@ static int classify(struct ap *a)
 
 		a->state[i] = ST_OTHER;
 		if (c->offset <= a->tsize && c->len <= a->tsize - c->offset &&
-		    pread_full(a->fd, a->buf, c->len, c->offset) == 0) {
+		    xr_pread_full(a->fd, a->buf, c->len, c->offset) == 0) {
 			xsha256(a->buf, c->len, sha);
 			if (!memcmp(sha, c->before, 32))
 				a->state[i] = ST_BEFORE;
@@ -344,7 +313,7 @@ static bool same_filesystem(struct ap *a)
 			fs->blocksize);
 		return false;
 	}
-	if (a->tsize < sizeof(sect) || pread_full(a->fd, sect, sizeof(sect), 0) != 0 ||
+	if (a->tsize < sizeof(sect) || xr_pread_full(a->fd, sect, sizeof(sect), 0) != 0 ||
 	    xfmt_sb_decode(sect, sizeof(sect), &sb) != 0 || sb.magicnum != XFS_SB_MAGIC) {
 		fprintf(a->errs, "xfsrecon: %s has no XFS superblock at byte 0: not the planned "
 			"filesystem\n", a->tpath);
@@ -404,7 +373,7 @@ static int write_undo(struct ap *a)
 	for (size_t i = 0; i < a->pf.nchanges; i++) {
 		const struct xr_pf_change *c = &a->pf.changes[i];
 
-		if (pread_full(a->fd, payload + c->payload_off, c->len, c->offset) != 0) {
+		if (xr_pread_full(a->fd, payload + c->payload_off, c->len, c->offset) != 0) {
 			fprintf(a->errs, "xfsrecon: %s: reading byte %" PRIu64 ": %s\n", a->tpath,
 				c->offset, strerror(errno));
 			rc = XERR_IO;
@@ -493,7 +462,7 @@ static int write_all_changes(struct ap *a)
 
 		if (a->state[i] != ST_BEFORE)
 			continue;
-		if (pwrite_full(a->fd, a->pf.payload + c->payload_off, c->len, c->offset) != 0) {
+		if (xr_pwrite_full(a->fd, a->pf.payload + c->payload_off, c->len, c->offset) != 0) {
 			fprintf(a->errs, "xfsrecon: %s: write of %" PRIu32 " bytes at byte %" PRIu64
 				" failed: %s\n", a->tpath, c->len, c->offset, strerror(errno));
 			return XR_EXIT_OPERATIONAL;
@@ -511,7 +480,7 @@ static int write_all_changes(struct ap *a)
 		const struct xr_pf_change *c = &a->pf.changes[i];
 		uint8_t sha[32];
 
-		if (pread_full(a->fd, a->buf, c->len, c->offset) != 0) {
+		if (xr_pread_full(a->fd, a->buf, c->len, c->offset) != 0) {
 			fprintf(a->errs, "xfsrecon: %s: reading back byte %" PRIu64 ": %s\n", a->tpath,
 				c->offset, strerror(errno));
 			return XR_EXIT_OPERATIONAL;

@@ -25,6 +25,7 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
+#include "reconstruct/fd_io.h"
 
 /* Grow *arr (element size sz) so that one more element fits. */
 static int grow(void **arr, size_t *cap, size_t n, size_t sz)
@@ -212,38 +213,6 @@ static int32_t idx_above(const struct xr_plan *p, uint64_t off)
 
 /* ------------------------------------------------------ the spill file */
 
-static int pwrite_all(int fd, const uint8_t *b, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t n = pwrite(fd, b, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return XERR_IO;
-		b += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
-static int pread_all(int fd, uint8_t *b, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t n = pread(fd, b, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return XERR_IO;
-		b += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return 0;
-}
-
 /* An unnamed file only this process can reach (the bytes are a piece of
  * someone's disk): O_TMPFILE, else a named one unlinked at once. */
 static int spill_open(struct xr_plan *p)
@@ -296,7 +265,7 @@ static int store_new(struct xr_plan *p, struct xr_change *c, const void *bytes, 
 		p->over_bound = true;
 		return XERR_IO;
 	}
-	rc = pwrite_all(p->spill_fd, bytes, len, p->spill_end);
+	rc = xr_pwrite_full(p->spill_fd, bytes, len, p->spill_end) ? XERR_IO : 0;
 	if (rc) {
 		p->over_bound = true;
 		return rc;
@@ -408,8 +377,8 @@ int xr_plan_write(struct xr_plan *p, int action, const char *structure, uint32_t
 		if (c->offset == offset && c->len == len) {
 			if (c->bytes)
 				memcpy(c->bytes, bytes, len);
-			else if ((rc = pwrite_all(p->spill_fd, bytes, len, c->spill_off)) != 0)
-				return rc;
+			else if (xr_pwrite_full(p->spill_fd, bytes, len, c->spill_off) != 0)
+				return XERR_IO;
 			c->structure = structure;
 			c->agno = agno;
 			c->agbno = agbno;
@@ -454,7 +423,7 @@ const uint8_t *xr_plan_change_bytes(const struct xr_plan *p, const struct xr_cha
 {
 	if (c->bytes)
 		return c->bytes;
-	if (p->spill_fd < 0 || pread_all(p->spill_fd, buf, c->len, c->spill_off) != 0)
+	if (p->spill_fd < 0 || xr_pread_full(p->spill_fd, buf, c->len, c->spill_off) != 0)
 		return NULL;
 	return buf;
 }
@@ -497,7 +466,7 @@ int xr_plan_read(const struct xr_plan *p, struct xa_ctx *ctx, uint64_t offset, v
 			continue;
 		if (c->bytes)
 			memcpy(out + (lo - offset), c->bytes + (lo - c->offset), hi - lo);
-		else if (pread_all(p->spill_fd, out + (lo - offset), hi - lo,
+		else if (xr_pread_full(p->spill_fd, out + (lo - offset), hi - lo,
 				   c->spill_off + (lo - c->offset)) != 0)
 			return XERR_IO;
 	}

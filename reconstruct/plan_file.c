@@ -27,6 +27,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/io/sha256.h"
 #include "formats/endian.h"
+#include "reconstruct/fd_io.h"
 #include "reconstruct/plan.h"
 
 /* Header layout (big-endian numbers). */
@@ -383,22 +384,6 @@ out:
 
 /* ---------------------------------------------------------------- reading */
 
-static int read_at(int fd, uint8_t *p, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Read a zstd frame of zlen bytes at off and decompress exactly len bytes. */
 static int read_frame(int fd, uint64_t off, uint64_t zlen, uint64_t len, uint8_t **out,
 		      char *err, size_t errlen, const char *what)
@@ -412,7 +397,7 @@ static int read_frame(int fd, uint64_t off, uint64_t zlen, uint64_t len, uint8_t
 		rc = say(err, errlen, XERR_NOMEM, "out of memory reading the %s", what);
 		goto out;
 	}
-	if (read_at(fd, z, (size_t)zlen, off)) {
+	if (xr_pread_full(fd, z, (size_t)zlen, off)) {
 		rc = say(err, errlen, XERR_IO, "cannot read the %s: %s", what, strerror(errno));
 		goto out;
 	}
@@ -682,7 +667,7 @@ int xr_pf_load(const char *path, int want, struct xr_planfile *pf, char *err,
 		rc = say(err, errlen, XERR_USAGE, "%s: not a regular file", path);
 		goto out;
 	}
-	if ((uint64_t)st.st_size < XR_PF_HDR_SIZE || read_at(fd, hdr, sizeof(hdr), 0)) {
+	if ((uint64_t)st.st_size < XR_PF_HDR_SIZE || xr_pread_full(fd, hdr, sizeof(hdr), 0)) {
 		rc = say(err, errlen, XERR_FORMAT, "%s: too short for a plan or undo file", path);
 		goto out;
 	}
