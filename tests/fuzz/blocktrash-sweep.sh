@@ -23,7 +23,8 @@
 # A crash is an exit status >= 128 or any sanitizer report; a hang is the
 # timeout.  Exit statuses 0, 4 and 8 are the expected outcomes of a check
 # (clean, problems left, operational error), 16 a usage error (a bug here).
-# Failing images are kept, compressed, with their stderr, in
+# With GNU time installed, the slowest run and the largest peak memory of each
+# command are printed too.  Failing images are kept, compressed, with their stderr, in
 # SWEEP_WORKDIR/fail/.  Prints a table per block type and exits 1 if anything
 # crashed, hung, wrote an invalid report or extracted outside its
 # destination.  Not part of `make check`.
@@ -107,16 +108,30 @@ classify() {
 	fi
 }
 
-# run_cmd TAG CMD...: run one xfsrecon command, record it.  Standard output
+# Wall time and peak resident memory of every run, where GNU time is installed
+# (Debian package "time"); under ASan the memory includes its shadow and quarantine.
+gnutime=""
+[ -x /usr/bin/time ] && /usr/bin/time -f '%M' -o /dev/null true 2>/dev/null && gnutime=/usr/bin/time
+
+# run_cmd TAG CMD...: run one xfsrecon command, record it (name, type, seed,
+# tag, exit status, class, seconds, peak KiB).  Standard output
 # is thrown away: cat of a file whose size a flipped bit made an exabyte would
 # otherwise fill the disk (such a cat is then a "hang" to look at).
 run_cmd() {
 	tag=$1
 	shift
-	timeout 30 "$@" > /dev/null 2> "$work/err"
-	rc=$?
+	if [ -n "$gnutime" ]; then
+		"$gnutime" -f '%e %M' -o "$work/time" timeout 30 "$@" > /dev/null 2> "$work/err"
+		rc=$?
+		spent=$(tail -1 "$work/time")
+	else
+		timeout 30 "$@" > /dev/null 2> "$work/err"
+		rc=$?
+		spent="- -"
+	fi
 	class=$(classify "$tag" "$rc" "$work/err")
-	printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$type" "$seed" "$tag" "$rc" "$class" >> "$work/results"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "$type" "$seed" "$tag" "$rc" "$class" \
+		"${spent% *}" "${spent#* }" >> "$work/results"
 	if [ "$class" != ok ]; then
 		f="$work/fail/$name-$type-s$seed-$tag"
 		cp "$work/err" "$f.stderr"
@@ -144,7 +159,7 @@ while [ "$count" -lt "$n_images" ]; do
 			run_cmd check "$XFSRECON" check --no-hash --xml "$work/report.xml" "$work/cur.img"
 			if command -v xmllint >/dev/null 2>&1 && [ -s "$work/report.xml" ] && [ -f "$xsd" ] &&
 				! xmllint --noout --schema "$xsd" "$work/report.xml" >/dev/null 2>&1; then
-				printf '%s\t%s\t%s\txml\t0\tbadxml\n' "$name" "$type" "$seed" >> "$work/results"
+				printf '%s\t%s\t%s\txml\t0\tbadxml\t-\t-\n' "$name" "$type" "$seed" >> "$work/results"
 				echo "  badxml: report of $name type $type seed $seed fails the schema"
 				cp "$work/report.xml" "$work/fail/$name-$type-s$seed.xml"
 			fi
@@ -168,7 +183,7 @@ while [ "$count" -lt "$n_images" ]; do
 					mkdir -p "$work/x/dest"
 					run_cmd extract "$XFSRECON" extract "$work/cur.img" / -C "$work/x/dest"
 					if [ "$(ls -A "$work/x")" != dest ]; then
-						printf '%s\t%s\t%s\textract\t0\tescape\n' "$name" "$type" "$seed" \
+						printf '%s\t%s\t%s\textract\t0\tescape\t-\t-\n' "$name" "$type" "$seed" \
 							>> "$work/results"
 						echo "  escape: extract of $name type $type seed $seed wrote beside its destination"
 					fi
@@ -226,5 +241,22 @@ END {
 	exit (tc + th + tu + tb) > 0
 }' "$work/results"
 status=$?
+if [ -n "$gnutime" ]; then
+	echo
+	echo "slowest and largest run of each command (seconds, peak MiB, where):"
+	awk -F '\t' '$7 != "-" {
+		c = $4; sub(/-[0-9]+$/, "", c)
+		if (!(c in n)) { order[++k] = c; tw[c] = mw[c] = $1 " " $2 " s" $3 }
+		n[c]++
+		if ($7 + 0 > t[c]) { t[c] = $7 + 0; tw[c] = $1 " " $2 " s" $3 }
+		if ($8 + 0 > m[c]) { m[c] = $8 + 0; mw[c] = $1 " " $2 " s" $3 }
+	}
+	END {
+		for (i = 1; i <= k; i++) {
+			c = order[i]
+			printf "  %-10s %5d runs  %6.2f s (%s)  %6.0f MiB (%s)\n", c, n[c], t[c], tw[c], m[c] / 1024, mw[c]
+		}
+	}' "$work/results"
+fi
 echo "results: $work/results; failing images: $work/fail/"
 exit $status
