@@ -11,21 +11,91 @@
  * separately on every input.
  *
  * The forks are then read the way the analyzer will: an extents fork's
- * records go through the bmbt record decoder and verifier, a btree fork's
- * root through the bmdr accessors.
+ * records go through the bmbt record decoder and verifier, then bmap.h's
+ * decode, verify, streamed rules and lookups; a btree fork's root through
+ * the bmdr accessors and bmap.h's root decode and verify.
  *
  * Invariants checked beyond "no crash": finding codes are in problems.def;
  * both forks lie inside the inode and do not overlap; the core size matches
- * the filesystem version.
+ * the filesystem version; extent decoding never yields more than the fork or
+ * the inode holds; a lookup stays in its list and, on a sorted list, maps the
+ * block the list says.
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "formats/bmap.h"
 #include "formats/btrec.h"
 #include "formats/btree.h"
 #include "formats/dinode.h"
 #include "formats/endian.h"
 #include "tests/fuzz/harness.h"
+
+/* A file block looked up through recs[0..n): the answer must stay in the list and agree with it. */
+static void lookup_one(const struct xfmt_bmbt_rec *recs, size_t n, uint64_t fileoff, bool sorted)
+{
+	struct xfmt_bmap_map m;
+	bool mapped = xfmt_bmap_lookup(recs, n, fileoff, &m);
+
+	if (mapped != m.mapped || m.idx > n || (mapped && m.idx >= n))
+		fz_fail("bmap lookup answered outside its list", m.idx, n);
+	if (!sorted)
+		return;
+	if (mapped) {
+		const struct xfmt_bmbt_rec *r = &recs[m.idx];
+
+		if (fileoff < r->startoff || fileoff - r->startoff >= r->blockcount ||
+		    m.fsblock != r->startblock + (fileoff - r->startoff) ||
+		    m.count != r->blockcount - (fileoff - r->startoff))
+			fz_fail("bmap lookup maps the wrong block", fileoff, m.idx);
+	} else if (m.count == 0 && fileoff <= XFS_MAX_FILEOFF) {
+		fz_fail("bmap lookup gives an empty hole", fileoff, m.idx);
+	}
+}
+
+/*
+ * An EXTENTS fork the way readers and checkers take it (bmap.h): decode,
+ * verify, the streamed rules, and lookups at every mapping's edges.  The
+ * lookups are judged only where the rules found the list sorted.
+ */
+static void walk_extents(const uint8_t *fork, size_t size, uint64_t nextents,
+			 const struct xfmt_dinode *d, int whichfork, const struct xfmt_geom *g,
+			 struct fz_sink *s)
+{
+	size_t cap = xfmt_bmap_extents_capacity(size), n;
+	struct xfmt_bmbt_rec *recs = calloc(cap ? cap : 1, sizeof(*recs));
+	struct xfmt_bmap_fork f;
+	struct xfmt_bmap_check c;
+	bool sorted = true;
+
+	if (!recs)
+		fz_fail("out of memory", cap, 0);
+	if (cap * XFMT_BMBT_REC_LEN > size)
+		fz_fail("extent capacity larger than the fork", cap, size);
+	n = xfmt_bmap_extents_decode(fork, size, nextents, recs, cap);
+	if (n > cap || n > nextents)
+		fz_fail("more extents decoded than the fork or the inode has", n, cap);
+	xfmt_bmap_fork_init(&f, d, whichfork);
+	xfmt_bmap_extents_verify(fork, size, nextents, g, &f, &s->sink);
+	xfmt_bmap_check_init(&c, g, &f);
+	for (size_t i = 0; i < n; i++) {
+		xfmt_bmap_check_rec(&c, &recs[i], &s->sink);
+		if (i && recs[i].startoff < recs[i - 1].startoff + recs[i - 1].blockcount)
+			sorted = false;
+		if (recs[i].blockcount == 0 || recs[i].startoff + recs[i].blockcount < recs[i].startoff)
+			sorted = false;
+	}
+	xfmt_bmap_check_finish(&c, nextents, "core.nextents", &s->sink);
+	lookup_one(recs, n, 0, sorted);
+	lookup_one(recs, n, xfmt_bmap_max_fileoff(g), sorted);
+	for (size_t i = 0; i < n; i++) {
+		lookup_one(recs, n, recs[i].startoff, sorted);
+		lookup_one(recs, n, recs[i].startoff + recs[i].blockcount - 1, sorted);
+		lookup_one(recs, n, recs[i].startoff + recs[i].blockcount, sorted);
+	}
+	fz_blackhole += c.nblocks + c.findings;
+	free(recs);
+}
 
 static void walk_fork(const uint8_t *buf, const struct xfmt_dinode *d, int whichfork,
 		      const struct xfmt_geom *g, struct fz_sink *s)
@@ -57,11 +127,18 @@ static void walk_fork(const uint8_t *buf, const struct xfmt_dinode *d, int which
 			xfmt_bt_rec_verify(XFMT_BT_BMAP, fork + 16 * i, (unsigned)i, g, 0, &s->sink);
 			fz_blackhole += r.startblock;
 		}
+		walk_extents(fork, size, whichfork ? d->anextents : d->nextents, d, whichfork, g, s);
 	} else if (format == XFS_DINODE_FMT_BTREE) {
 		uint16_t level, numrecs;
 		unsigned max = xfmt_bmdr_maxrecs(size);
+		struct xfmt_bmap_root root;
 		uint64_t v;
 
+		if (xfmt_bmap_root_decode(fork, size, &root) == 0 &&
+		    (root.nrecs > root.maxrecs || root.nrecs > root.numrecs))
+			fz_fail("bmbt root offers more slots than it has", root.nrecs, root.maxrecs);
+		xfmt_bmap_root_verify(fork, size, g, whichfork, &s->sink);
+		fz_blackhole += xfmt_bmap_maxlevels(g, whichfork);
 		if (xfmt_bmdr_decode(fork, size, &level, &numrecs) != 0)
 			return;
 		for (unsigned i = 0; i < numrecs && i <= max; i++) {

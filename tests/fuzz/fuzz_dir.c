@@ -2,7 +2,8 @@
  * fuzz_dir.c - libFuzzer target for the directory decoders: shortform
  * forks, data and block-form blocks, leaf1/leafN blocks, free-index blocks
  * and DA node blocks, with their iterators, verifiers, name hashes,
- * address arithmetic and field tables.
+ * address arithmetic and field tables; deleted names carved from the unused
+ * regions of data blocks.
  *
  * Input: the geometry header of harness.h, then
  *   byte 0   kind (modulo 6): 0 shortform fork, 1 data block, 2 block-form
@@ -17,7 +18,8 @@
  *   is also offered as a short read in an allocation of exactly its size).
  *
  * Invariants checked beyond "no crash": finding codes are in problems.def;
- * iterators always advance and hand out names inside the buffer; capacity
+ * iterators always advance and hand out names inside the buffer; carved
+ * names lie inside the region they were carved from; capacity
  * helpers leave room for their headers.
  */
 #include <stdlib.h>
@@ -26,6 +28,7 @@
 #include "formats/dahash.h"
 #include "formats/danode.h"
 #include "formats/dir2.h"
+#include "formats/dir2_carve.h"
 #include "formats/endian.h"
 #include "tests/fuzz/harness.h"
 
@@ -68,6 +71,31 @@ static void fuzz_sf(const uint8_t *fork, size_t size, uint64_t di_size, bool i8,
 	xfmt_dir2_sf_verify(fork, size, di_size, g, &s->sink);
 }
 
+/* Deleted names carved from one unused region: each inside the region, the walk advancing. */
+static void carve_region(const uint8_t *buf, size_t len, uint32_t off, uint32_t rlen,
+			 const struct xfmt_geom *g)
+{
+	struct xfmt_dir2_carved c;
+	size_t pos = 0, prev = 0;
+	unsigned n = 0;
+	uint64_t end = (uint64_t)off + rlen;
+
+	if (end > len)
+		end = len;
+	while (xfmt_dir2_carve_next(buf, len, off, rlen, g, &pos, &c) == 1) {
+		if (n++ && pos <= prev)
+			fz_fail("carve walk does not advance", pos, prev);
+		prev = pos;
+		if (c.offset < off || !c.name || c.name < buf + off ||
+		    (uint64_t)(c.name - buf) + c.namelen > end)
+			fz_fail("carved entry outside its region", c.offset, c.namelen);
+		if (n > len)
+			fz_fail("carve walk does not end", n, len);
+		fz_blackhole += c.ino_low + c.ino + c.ftype + c.ino_whole +
+				xfmt_dir2_hashname(g, c.name, c.namelen);
+	}
+}
+
 static void fuzz_data(const uint8_t *buf, size_t len, bool block_form, uint64_t ino,
 		      uint32_t dablk, const struct xfmt_geom *g, struct fz_sink *s)
 {
@@ -102,7 +130,11 @@ static void fuzz_data(const uint8_t *buf, size_t len, bool block_form, uint64_t 
 			fz_fail("unused-space walk does not advance", pos, prev);
 		if ((size_t)u.offset + u.length > len)
 			fz_fail("unused region outside the block", u.offset, u.length);
+		carve_region(buf, len, u.offset, u.length, g);
 	}
+	/* The carver must stay inside any region it is given, even a wrong one. */
+	carve_region(buf, len, 0, (uint32_t)len, g);
+	carve_region(buf, len, (uint32_t)len / 2, (uint32_t)len, g);
 	if (block_form) {
 		fz_sweep_fields(xfmt_dir2_block_tail_fields, buf + len - (len >= 8 ? 8 : len),
 				len >= 8 ? 8 : len);
