@@ -30,6 +30,12 @@ int xfmt_crc_ok(const uint8_t *buf, size_t len, size_t crc_off);
  */
 uint32_t xfmt_crc32c_raw(uint32_t reg, const void *buf, size_t len);
 
+/*
+ * xfmt_crc32c_raw by table alone: what every function here uses where the CPU
+ * lacks the crc32 instruction (SSE4.2); tests compare the two.
+ */
+uint32_t xfmt_crc32c_raw_portable(uint32_t reg, const void *buf, size_t len);
+
 /* Recompute and store the CRC at crc_off (used by writers and test fixtures). */
 void xfmt_crc_update(uint8_t *buf, size_t len, size_t crc_off);
 
