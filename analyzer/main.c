@@ -105,7 +105,8 @@ static void usage(FILE *f)
 		"options:\n"
 		"  --xml FILE              (check) also write the XML report to FILE\n"
 		"  --no-hash               (check) do not compute the image's SHA-256\n"
-		"  --offset BYTES          the filesystem starts at this byte of the image\n"
+		"  --offset BYTES          the filesystem starts at this byte of the image (apply,\n"
+		"                          undo: of TARGET)\n"
 		"  --partition N           use partition N of a whole-disk image\n"
 		"  --annotate              (show) explain each field: offset, size, raw bytes, meaning\n"
 		"  --json                  (show) one JSON document instead of text\n"
@@ -398,7 +399,7 @@ static int run_plan_command(const struct cli *c)
 
 	if (c->report || (c->out && !pl) || (c->force && !pl) || (c->zero_log && !pl) ||
 	    (c->dry_run && !ap) || (c->xml && !sp) || (c->undo && !ap) ||
-	    ((c->io.have_offset || c->io.partition) && !pl) || c->html || c->have_ag || c->forward ||
+	    ((c->io.have_offset || c->io.partition) && sp) || c->html || c->have_ag || c->forward ||
 	    (c->no_replay && !pl) || c->log_only || c->json || c->show_as) {
 		fprintf(stderr, "xfsrecon: an option given does not belong to %s\n", c->command);
 		return EXIT_USAGE;
@@ -435,6 +436,9 @@ static int run_plan_command(const struct cli *c)
 		ao.undo = c->undo;
 		ao.undo_mode = un;
 		ao.dry_run = c->dry_run;
+		ao.have_offset = c->io.have_offset;
+		ao.offset = c->io.offset;
+		ao.partition = c->io.partition;
 		return xr_cmd_apply(&ao, stdout, stderr);
 	}
 }

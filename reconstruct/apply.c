@@ -27,6 +27,8 @@
 #endif
 
 #include "analyzer/errors.h"
+#include "analyzer/io/image.h"
+#include "analyzer/io/partition.h"
 #include "analyzer/io/sha256.h"
 #include "formats/sb.h"
 #include "reconstruct/fd_io.h"
@@ -45,6 +47,8 @@ struct ap {
 	const char        *tpath;
 	int                fd;
 	uint64_t           tsize;
+	uint64_t           base;    /* TARGET byte where the filesystem starts */
+	uint64_t           fslen;   /* TARGET bytes from base (the partition's length) */
 	uint8_t           *state;   /* one ST_ per change */
 	uint8_t           *buf;     /* the largest change */
 	size_t             ndone, ntodo, nother;
@@ -249,6 +253,57 @@ static int open_target(struct ap *a)
 	return 0;
 }
 
+/*
+ * Where the filesystem starts in TARGET: --offset, --partition N, or by
+ * itself when byte 0 holds no XFS superblock and a partition table names a
+ * partition that does (what the reading commands do with a whole-disk image).
+ * Without either, byte 0.  Returns an exit code (0 = found or byte 0).
+ */
+static int locate_filesystem(struct ap *a)
+{
+	struct ximg *img = NULL;
+	struct xpart part;
+	uint8_t magic[4];
+	char err[256];
+	int rc;
+
+	a->base = 0;
+	a->fslen = a->tsize;
+	if (a->o->have_offset) {
+		if (a->o->offset >= a->tsize) {
+			fprintf(a->errs, "xfsrecon: --offset %" PRIu64 " is past the end of %s (%" PRIu64
+				" bytes)\n", a->o->offset, a->tpath, a->tsize);
+			return XR_EXIT_USAGE;
+		}
+		a->base = a->o->offset;
+		a->fslen = a->tsize - a->base;
+		return 0;
+	}
+	if (!a->o->partition && a->tsize >= 4 && xr_pread_full(a->fd, magic, 4, 0) == 0 &&
+	    !memcmp(magic, "XFSB", 4))
+		return 0;
+	rc = ximg_open_raw(a->tpath, &img, err, sizeof(err));
+	if (rc == 0)
+		rc = xpart_find_xfs(img, a->o->partition, &part, err, sizeof(err));
+	ximg_free(&img);
+	if (rc != 0) {
+		if (!a->o->partition)
+			return 0;  /* no table: byte 0, refused later as no XFS there */
+		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, err);
+		return rc == XERR_USAGE ? XR_EXIT_USAGE : XR_EXIT_LEFT;
+	}
+	if (part.start >= a->tsize) {
+		fprintf(a->errs, "xfsrecon: %s: partition %d starts past the end\n", a->tpath,
+			part.index);
+		return XR_EXIT_LEFT;
+	}
+	a->base = part.start;
+	a->fslen = part.length < a->tsize - part.start ? part.length : a->tsize - part.start;
+	fprintf(a->out, "target: partition %d of %s, the filesystem at byte %" PRIu64 "\n",
+		part.index, a->tpath, a->base);
+	return 0;
+}
+
 /* Classify every change; returns 0 or XERR_NOMEM. */
 static int classify(struct ap *a)
 {
@@ -266,8 +321,8 @@ static int classify(struct ap *a)
 		uint8_t sha[32];
 
 		a->state[i] = ST_OTHER;
-		if (c->offset <= a->tsize && c->len <= a->tsize - c->offset &&
-		    xr_pread_full(a->fd, a->buf, c->len, c->offset) == 0) {
+		if (c->offset <= a->fslen && c->len <= a->fslen - c->offset &&
+		    xr_pread_full(a->fd, a->buf, c->len, a->base + c->offset) == 0) {
 			xsha256(a->buf, c->len, sha);
 			if (!memcmp(sha, c->before, 32))
 				a->state[i] = ST_BEFORE;
@@ -307,16 +362,16 @@ static bool same_filesystem(struct ap *a)
 	 * any field of a superblock the plan itself calls broken. */
 	if (a->pf.nchanges && a->pf.changes[0].offset == 0 && a->state[0] != ST_OTHER)
 		return true;
-	if (fs->blocksize && fs->dblocks > a->tsize / fs->blocksize) {
-		fprintf(a->errs, "xfsrecon: %s holds %" PRIu64 " bytes; the planned filesystem has "
-			"%" PRIu64 " blocks of %" PRIu32 "\n", a->tpath, a->tsize, fs->dblocks,
-			fs->blocksize);
+	if (fs->blocksize && fs->dblocks > a->fslen / fs->blocksize) {
+		fprintf(a->errs, "xfsrecon: %s holds %" PRIu64 " bytes from byte %" PRIu64 "; the "
+			"planned filesystem has %" PRIu64 " blocks of %" PRIu32 "\n", a->tpath,
+			a->fslen, a->base, fs->dblocks, fs->blocksize);
 		return false;
 	}
-	if (a->tsize < sizeof(sect) || xr_pread_full(a->fd, sect, sizeof(sect), 0) != 0 ||
+	if (a->fslen < sizeof(sect) || xr_pread_full(a->fd, sect, sizeof(sect), a->base) != 0 ||
 	    xfmt_sb_decode(sect, sizeof(sect), &sb) != 0 || sb.magicnum != XFS_SB_MAGIC) {
-		fprintf(a->errs, "xfsrecon: %s has no XFS superblock at byte 0: not the planned "
-			"filesystem\n", a->tpath);
+		fprintf(a->errs, "xfsrecon: %s has no XFS superblock at byte %" PRIu64 ": not the "
+			"planned filesystem\n", a->tpath, a->base);
 		return false;
 	}
 	if (memcmp(sb.uuid, fs->uuid, 16)) {
@@ -373,9 +428,9 @@ static int write_undo(struct ap *a)
 	for (size_t i = 0; i < a->pf.nchanges; i++) {
 		const struct xr_pf_change *c = &a->pf.changes[i];
 
-		if (xr_pread_full(a->fd, payload + c->payload_off, c->len, c->offset) != 0) {
+		if (xr_pread_full(a->fd, payload + c->payload_off, c->len, a->base + c->offset) != 0) {
 			fprintf(a->errs, "xfsrecon: %s: reading byte %" PRIu64 ": %s\n", a->tpath,
-				c->offset, strerror(errno));
+				a->base + c->offset, strerror(errno));
 			rc = XERR_IO;
 			goto out;
 		}
@@ -462,9 +517,10 @@ static int write_all_changes(struct ap *a)
 
 		if (a->state[i] != ST_BEFORE)
 			continue;
-		if (xr_pwrite_full(a->fd, a->pf.payload + c->payload_off, c->len, c->offset) != 0) {
+		if (xr_pwrite_full(a->fd, a->pf.payload + c->payload_off, c->len,
+				   a->base + c->offset) != 0) {
 			fprintf(a->errs, "xfsrecon: %s: write of %" PRIu32 " bytes at byte %" PRIu64
-				" failed: %s\n", a->tpath, c->len, c->offset, strerror(errno));
+				" failed: %s\n", a->tpath, c->len, a->base + c->offset, strerror(errno));
 			return XR_EXIT_OPERATIONAL;
 		}
 		written++;
@@ -480,9 +536,9 @@ static int write_all_changes(struct ap *a)
 		const struct xr_pf_change *c = &a->pf.changes[i];
 		uint8_t sha[32];
 
-		if (xr_pread_full(a->fd, a->buf, c->len, c->offset) != 0) {
+		if (xr_pread_full(a->fd, a->buf, c->len, a->base + c->offset) != 0) {
 			fprintf(a->errs, "xfsrecon: %s: reading back byte %" PRIu64 ": %s\n", a->tpath,
-				c->offset, strerror(errno));
+				a->base + c->offset, strerror(errno));
 			return XR_EXIT_OPERATIONAL;
 		}
 		xsha256(a->buf, c->len, sha);
@@ -515,6 +571,8 @@ int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
 		return rc == XERR_USAGE ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
 	}
 	code = open_target(&a);
+	if (!code)
+		code = locate_filesystem(&a);
 	if (code)
 		goto out;
 	if (classify(&a)) {

@@ -13,9 +13,12 @@
  * plan's identity) is durable before the first write.  A second apply
  * completes an interrupted one; undo takes back a complete or partial one.
  *
- * Offsets are filesystem offsets: TARGET must hold the filesystem at byte
- * 0 (a partition's device or an image of the filesystem alone, not a whole
- * disk with a partition table).
+ * Offsets are filesystem offsets.  TARGET holds the filesystem at byte 0
+ * (a partition's device, an image of the filesystem alone), at --offset
+ * BYTES, in partition --partition N of a whole-disk image or device, or,
+ * when byte 0 holds no XFS superblock, in the first partition of its table
+ * that does (as the reading commands find it).  The uuid and geometry checks
+ * are made there.
  *
  * Test hook: $XFSRECON_TEST_APPLY_STOP_AFTER=N makes apply (and undo) kill
  * itself with SIGKILL right after its Nth write to TARGET, to prove that an
@@ -25,6 +28,7 @@
 #define XR_APPLY_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct xr_cmd_apply_opts {
@@ -34,6 +38,9 @@ struct xr_cmd_apply_opts {
 	                          interrupted apply wrote (resumed); may be NULL */
 	bool        undo_mode; /* run `undo` (file is an undo file) */
 	bool        dry_run;   /* verify only; write nothing */
+	bool        have_offset; /* the filesystem starts at byte offset of TARGET */
+	uint64_t    offset;
+	int         partition; /* > 0: partition number partition of TARGET's table */
 };
 
 /*
