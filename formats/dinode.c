@@ -12,45 +12,9 @@
 #include "formats/btree.h"
 #include "formats/btrec.h"
 #include "formats/crc32c.h"
+#include "formats/dinode_layout.h"
 #include "formats/endian.h"
 
-/* Inode core offsets (xfs-ondisk.md 5.1). */
-#define DI_MAGIC         0
-#define DI_MODE          2
-#define DI_VERSION       4
-#define DI_FORMAT        5
-#define DI_ONLINK        6
-#define DI_UID           8
-#define DI_GID           12
-#define DI_NLINK         16
-#define DI_PROJID_LO     20
-#define DI_PROJID_HI     22
-#define DI_BIG_NEXTENTS  24  /* NREXT64; v3_pad otherwise; v2: pad + flushiter */
-#define DI_FLUSHITER     30
-#define DI_ATIME         32
-#define DI_MTIME         40
-#define DI_CTIME         48
-#define DI_SIZE          56
-#define DI_NBLOCKS       64
-#define DI_EXTSIZE       72
-#define DI_NEXTENTS      76  /* NREXT64: big_anextents */
-#define DI_ANEXTENTS     80  /* NREXT64: nrext64_pad */
-#define DI_FORKOFF       82
-#define DI_AFORMAT       83
-#define DI_DMEVMASK      84
-#define DI_DMSTATE       88
-#define DI_FLAGS         90
-#define DI_GEN           92
-#define DI_NEXT_UNLINKED 96
-#define DI_CRC           100
-#define DI_CHANGECOUNT   104
-#define DI_LSN           112
-#define DI_FLAGS2        120
-#define DI_COWEXTSIZE    128
-#define DI_PAD2          132
-#define DI_CRTIME        144
-#define DI_INO           152
-#define DI_UUID          160
 _Static_assert(DI_NEXT_UNLINKED + 4 == XFMT_DINODE_V2_CORE, "v2 core is 100 bytes");
 _Static_assert(DI_UUID + 16 == XFMT_DINODE_V3_CORE, "v3 core is 176 bytes");
 _Static_assert(DI_CRC == XFMT_DINODE_CRC_OFF, "inode crc offset");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "formats/crc32c.h"
+#include "formats/dinode_layout.h"
 #include "formats/endian.h"
 
 /* xfs_buf_log_format */
@@ -44,43 +45,6 @@ _Static_assert(ILF_BOFFSET + 4 == XLOG_INODE_FMT_SIZE, "inode log format is 56 b
 _Static_assert(ILF32_BOFFSET + 4 == XLOG_INODE_FMT32_SIZE, "packed inode log format is 52 bytes");
 _Static_assert(BLF_MAP + 4 * XFS_BLF_DATAMAP_WORDS + 4 == 88, "buf log format is 88 bytes");
 
-/* dinode (on disk, big-endian) and log dinode (writer order): one layout */
-#define DI_MAGIC      0
-#define DI_MODE       2
-#define DI_VERSION    4
-#define DI_FORMAT     5
-#define DI_ONLINK     6
-#define DI_UID        8
-#define DI_GID        12
-#define DI_NLINK      16
-#define DI_PROJID_LO  20
-#define DI_PROJID_HI  22
-#define DI_BIGNEXT    24  /* u64 big_nextents / v3 pad / v2 pad + flushiter */
-#define DI_FLUSHITER  30
-#define DI_ATIME      32
-#define DI_MTIME      40
-#define DI_CTIME      48
-#define DI_SIZE       56
-#define DI_NBLOCKS    64
-#define DI_EXTSIZE    72
-#define DI_NEXTENTS   76
-#define DI_ANEXTENTS  80
-#define DI_FORKOFF    82
-#define DI_AFORMAT    83
-#define DI_DMEVMASK   84
-#define DI_DMSTATE    88
-#define DI_FLAGS      90
-#define DI_GEN        92
-#define DI_NEXT_UNLINKED 96
-#define DI_CRC        100
-#define DI_CHANGECOUNT 104
-#define DI_LSN        112
-#define DI_FLAGS2     120
-#define DI_COWEXTSIZE 128
-#define DI_PAD2       132
-#define DI_CRTIME     144
-#define DI_INO        152
-#define DI_UUID       160
 
 _Static_assert(DI_UUID + 16 == XLOG_DINODE_V3_SIZE, "log dinode is 176 bytes");
 
@@ -436,10 +400,10 @@ static bool log_core_sane(const uint8_t *ld, bool big, uint32_t inodesize)
 	if (flags2 & FLAG2_NREXT64) {
 		if (xfmt_log_get16(ld + DI_ANEXTENTS, big) != 0)
 			return false;
-		next = xfmt_log_get64(ld + DI_BIGNEXT, big);
+		next = xfmt_log_get64(ld + DI_BIG_NEXTENTS, big);
 		anext = xfmt_log_get32(ld + DI_NEXTENTS, big);
 	} else {
-		if (version == 3 && xfmt_log_get64(ld + DI_BIGNEXT, big) != 0)
+		if (version == 3 && xfmt_log_get64(ld + DI_BIG_NEXTENTS, big) != 0)
 			return false;
 		next = xfmt_log_get32(ld + DI_NEXTENTS, big);
 		anext = xfmt_log_get16(ld + DI_ANEXTENTS, big);
@@ -487,14 +451,14 @@ static void log_core_to_disk(const uint8_t *ld, bool big, uint8_t *d, uint64_t l
 		xfmt_put_be64(d + DI_LSN, lsn);
 		memset(d + DI_PAD2, 0, 12);
 		memcpy(d + DI_UUID, ld + DI_UUID, 16);
-		xfmt_put_be64(d + DI_BIGNEXT, 0);
+		xfmt_put_be64(d + DI_BIG_NEXTENTS, 0);
 	} else {
 		/* Recovery resets the flush counter while it is here. */
-		memset(d + DI_BIGNEXT, 0, 6);
+		memset(d + DI_BIG_NEXTENTS, 0, 6);
 		xfmt_put_be16(d + DI_FLUSHITER, 0);
 	}
 	if (flags2 & FLAG2_NREXT64) {
-		xfmt_put_be64(d + DI_BIGNEXT, xfmt_log_get64(ld + DI_BIGNEXT, big));
+		xfmt_put_be64(d + DI_BIG_NEXTENTS, xfmt_log_get64(ld + DI_BIG_NEXTENTS, big));
 		xfmt_put_be32(d + DI_NEXTENTS, xfmt_log_get32(ld + DI_NEXTENTS, big));
 		xfmt_put_be16(d + DI_ANEXTENTS, xfmt_log_get16(ld + DI_ANEXTENTS, big));
 	} else {
