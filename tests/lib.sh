@@ -38,6 +38,17 @@ corpus_image() {
 	printf '%s\n' "$dst"
 }
 
+# file_sha FILE: its SHA-256 (hex).
+file_sha() {
+	sha256sum "$1" | cut -d' ' -f1
+}
+
+# range_sha FILE OFFSET LENGTH: SHA-256 of bytes [OFFSET, OFFSET+LENGTH).
+range_sha() {
+	dd if="$1" bs=1M iflag=skip_bytes,count_bytes skip="$2" count="$3" 2>/dev/null |
+		sha256sum | cut -d' ' -f1
+}
+
 # corpus_names: the names of all committed corpus images.
 corpus_names() {
 	local f

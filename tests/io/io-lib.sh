@@ -34,16 +34,6 @@ make_fs() {
 	pattern 3000000 | dd of="$1" bs=1M seek=20 conv=notrunc 2>/dev/null || fail "dd into $1"
 }
 
-# range_sha FILE OFFSET LENGTH: SHA-256 of bytes [OFFSET, OFFSET+LENGTH).
-range_sha() {
-	dd if="$1" bs=1M iflag=skip_bytes,count_bytes skip="$2" count="$3" 2>/dev/null |
-		sha256sum | cut -d' ' -f1
-}
-
-file_sha() {
-	sha256sum "$1" | cut -d' ' -f1
-}
-
 # sfdisk_part DISK N: "START SIZE" in sectors of partition N, from sfdisk -d.
 sfdisk_part() {
 	sfdisk -d "$1" 2>/dev/null | awk -v dev="$1$2" '

@@ -34,12 +34,6 @@ fi
 trap 'rc=$?; [ "$SCR" = "$TMPD" ] || rm -rf "$SCR"
 	if [ $rc -eq 0 ] || [ $rc -eq 77 ]; then rm -rf "$TMPD"; fi; exit $rc' EXIT
 
-sha() { sha256sum "$1" | cut -d' ' -f1; }
-range_sha() {
-	dd if="$1" bs=1M iflag=skip_bytes,count_bytes skip="$2" count="$3" 2>/dev/null |
-		sha256sum | cut -d' ' -f1
-}
-
 zstd -q -d -f -o "$SCR/base.img" "$top_srcdir/corpus/images/v5-rmap-reflink.img.zst" ||
 	fail "cannot decompress the corpus image"
 sh "$top_srcdir/tests/repair/make-case.sh" agi3-unlinked "$SCR/base.img" "$SCR/c.img" \
@@ -52,7 +46,7 @@ fs_size=$(stat -c %s "$C")
 "$X" repair -q "$C" -o "$SCR/r.img" > /dev/null 2>&1
 rc=$?
 [ $rc -eq 1 ] || fail "repair of the case exited $rc (expected 1: changes made)"
-want=$(sha "$SCR/r.img")
+want=$(file_sha "$SCR/r.img")
 
 # D: GPT, partition 2 = C.
 D=$SCR/d.img
@@ -70,7 +64,7 @@ seq 1 400000 | head -c 1000000 | dd of="$D" bs=1M oflag=seek_bytes seek=$((2048 
 	conv=notrunc 2>/dev/null
 seq 7 400000 | head -c 1000000 | dd of="$D" bs=1M oflag=seek_bytes seek=$((p2 + fs_size)) \
 	conv=notrunc 2>/dev/null
-d_sha=$(sha "$D")
+d_sha=$(file_sha "$D")
 head_sha=$(range_sha "$D" 0 "$p2")
 tail_sha=$(range_sha "$D" $((p2 + fs_size)) $((12 * 1048576 - 10240 * 512)))
 
@@ -97,7 +91,7 @@ apply_ok() {
 		"$tail_sha" ] || fail "$name: bytes after the partition changed"
 	"$X" undo "$@" "$SCR/u.undo" "$SCR/t.img" > "$SCR/out" 2>&1 ||
 		fail "$name: undo exited $?: $(cat "$SCR/out")"
-	[ "$(sha "$SCR/t.img")" = "$d_sha" ] || fail "$name: undo did not give the disk back"
+	[ "$(file_sha "$SCR/t.img")" = "$d_sha" ] || fail "$name: undo did not give the disk back"
 }
 
 # apply_refused NAME EXPECTED-EXIT [OPTION...]: nothing written.
@@ -108,7 +102,7 @@ apply_refused() {
 	"$X" apply "$@" "$SCR/p.plan" "$SCR/t.img" > "$SCR/out" 2>&1
 	rc=$?
 	[ $rc -eq "$want_rc" ] || fail "$name: apply exited $rc, not $want_rc: $(cat "$SCR/out")"
-	[ "$(sha "$SCR/t.img")" = "$d_sha" ] || fail "$name: the refused apply wrote"
+	[ "$(file_sha "$SCR/t.img")" = "$d_sha" ] || fail "$name: the refused apply wrote"
 }
 
 apply_ok "found by itself" "$SCR/p.plan"

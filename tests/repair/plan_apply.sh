@@ -61,7 +61,6 @@ bad() {
 	echo "FAIL: $*" >&2
 	nfail=$((nfail + 1))
 }
-sha() { sha256sum "$1" | cut -c 1-64; }
 copy() { cp --sparse=always "$1" "$2" || fail "cannot copy $1"; }
 
 # base_image NAME: the raw corpus image in $SCR (once)
@@ -130,7 +129,7 @@ for name in $refusal_cases; do
 	byte=$(od -An -tu1 -j $((off + len / 2)) -N1 "$SCR/t.img" | tr -d ' ')
 	printf "\\$(printf '%03o' $(( (byte + 1) % 256 )))" |
 		dd of="$SCR/t.img" bs=1 seek=$((off + len / 2)) conv=notrunc 2> /dev/null
-	h=$(sha "$SCR/t.img")
+	h=$(file_sha "$SCR/t.img")
 	"$X" apply --dry-run "$SCR/p.plan" "$SCR/t.img" > "$SCR/out" 2>&1
 	rc=$?
 	[ $rc -eq 4 ] || bad "$name: apply --dry-run on a diverged target exits $rc"
@@ -140,23 +139,23 @@ for name in $refusal_cases; do
 	[ $rc -eq 4 ] || bad "$name: apply on a diverged target exits $rc"
 	grep -q "^divergent: $len bytes at byte $off " "$SCR/out" || bad "$name: the diverged write at byte $off is not named: $(cat "$SCR/out")"
 	[ "$(grep -c '^divergent: ' "$SCR/out")" -eq 1 ] || bad "$name: more than the one diverged write named"
-	[ "$(sha "$SCR/t.img")" = "$h" ] || bad "$name: a diverged target was written"
+	[ "$(file_sha "$SCR/t.img")" = "$h" ] || bad "$name: a diverged target was written"
 	[ -e "$SCR/u2.undo" ] && bad "$name: a refused apply left an undo file"
 
 	# another uuid
 	copy "$SCR/c.img" "$SCR/t.img"
 	printf '\336\255\276\357\336\255\276\357\336\255\276\357\336\255\276\357' |
 		dd of="$SCR/t.img" bs=1 seek=32 conv=notrunc 2> /dev/null
-	h=$(sha "$SCR/t.img")
+	h=$(file_sha "$SCR/t.img")
 	"$X" apply "$SCR/p.plan" "$SCR/t.img" --undo "$SCR/u2.undo" > "$SCR/out" 2>&1
 	rc=$?
 	[ $rc -eq 4 ] || bad "$name: apply on another filesystem (sb0 $sb0) exits $rc"
 	grep -q 'uuid differs' "$SCR/out" || bad "$name: the other uuid is not named: $(cat "$SCR/out")"
-	[ "$(sha "$SCR/t.img")" = "$h" ] || bad "$name: another filesystem was written"
+	[ "$(file_sha "$SCR/t.img")" = "$h" ] || bad "$name: another filesystem was written"
 
 	# a damaged plan, and the wrong kind of file
 	copy "$SCR/c.img" "$SCR/t.img"
-	h=$(sha "$SCR/t.img")
+	h=$(file_sha "$SCR/t.img")
 	psize=$(stat -c %s "$SCR/p.plan")
 	cp "$SCR/p.plan" "$SCR/d.plan"
 	byte=$(od -An -tu1 -j $((psize - 20)) -N1 "$SCR/d.plan" | tr -d ' ')
@@ -172,7 +171,7 @@ for name in $refusal_cases; do
 	"$X" undo "$SCR/p.plan" "$SCR/t.img" > "$SCR/out" 2>&1
 	rc=$?
 	[ $rc -eq 16 ] || bad "$name: undo of a plan exits $rc"
-	[ "$(sha "$SCR/t.img")" = "$h" ] || bad "$name: a refused run wrote the target"
+	[ "$(file_sha "$SCR/t.img")" = "$h" ] || bad "$name: a refused run wrote the target"
 
 	# killed after 3 writes, then completed, or undone
 	[ "$nch" -gt 3 ] || { echo "note: $name: only $nch writes, no interrupted apply"; continue; }
