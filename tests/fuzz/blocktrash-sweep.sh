@@ -9,7 +9,9 @@
 # type, a copy of the image gets
 #     xfs_db -x -c blockget -c 'blocktrash -n 4 -s SEED -t TYPE -3'
 # (four blocks of that type, a random run of 1-1024 bits each set to random
-# values; a type the image does not have is skipped), until N_IMAGES trashed
+# values; a type the image does not have is skipped: sb agf agfl agi btbno
+# btcnt btino btfino btrmap btrefcnt btbmapd btbmapa inode dir attr symlink
+# log; the corpus has no quota or realtime blocks), until N_IMAGES trashed
 # images were made.  On each, these run with a 30 s timeout:
 #     xfsrecon check --no-hash --xml R IMG   (R is validated against doc/report.xsd;
 #                                            hashing 400 MB would only slow the sweep)
@@ -33,11 +35,15 @@
 #   XFSRECON       program to test; default: an ASan+UBSan build made in
 #                  SWEEP_BUILDDIR (default _build-sweep in the source tree)
 #   SWEEP_WORKDIR  scratch directory (default: a new one under TMPDIR or /tmp)
+#   SWEEP_TYPES    the block types to trash (default: all of the list above;
+#                  agf, agfl and agi are blocks of their own only where a
+#                  sector is a block or more, as in v5-4ksect; elsewhere
+#                  they share AG block 0 with the superblock, type sb)
 set -u
 
 n_images=${1:-200}
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-TYPES="sb btbno btcnt btino btfino btrmap btrefcnt btbmapd btbmapa inode dir attr symlink log"
+TYPES=${SWEEP_TYPES:-"sb agf agfl agi btbno btcnt btino btfino btrmap btrefcnt btbmapd btbmapa inode dir attr symlink log"}
 
 for t in xfs_db zstd timeout; do
 	command -v "$t" >/dev/null 2>&1 || { echo "blocktrash-sweep.sh: $t missing" >&2; exit 2; }
