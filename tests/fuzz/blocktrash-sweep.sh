@@ -12,7 +12,11 @@
 # values; a type the image does not have is skipped: sb agf agfl agi btbno
 # btcnt btino btfino btrmap btrefcnt btbmapd btbmapa inode dir attr symlink
 # log; the corpus has no quota or realtime blocks), until N_IMAGES trashed
-# images were made.  On each, these run with a 30 s timeout:
+# images were made.  xfs_db 6.1's blockget classes no block as btbmapd or
+# btbmapa, so type "bmbt" is ours: up to 4 blocks, picked by the seed among
+# the bmbt blocks `xfsrecon fsmap --forward` lists on the clean image, each
+# trashed by `fsblock N` + `blocktrash -z -s SEED -3`.  Until N_IMAGES trashed
+# images are made.  On each, these run with a 30 s timeout:
 #     xfsrecon check --no-hash --xml R IMG   (R is validated against doc/report.xsd;
 #                                            hashing 400 MB would only slow the sweep)
 #     xfsrecon info IMG
@@ -43,7 +47,7 @@ set -u
 
 n_images=${1:-200}
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
-TYPES=${SWEEP_TYPES:-"sb agf agfl agi btbno btcnt btino btfino btrmap btrefcnt btbmapd btbmapa inode dir attr symlink log"}
+TYPES=${SWEEP_TYPES:-"sb agf agfl agi btbno btcnt btino btfino btrmap btrefcnt btbmapd btbmapa bmbt inode dir attr symlink log"}
 
 for t in xfs_db zstd timeout; do
 	command -v "$t" >/dev/null 2>&1 || { echo "blocktrash-sweep.sh: $t missing" >&2; exit 2; }
@@ -146,6 +150,27 @@ run_cmd() {
 	fi
 }
 
+# trash_bmbt BASE SEED: trash, in $work/cur.img, up to 4 bmbt blocks of BASE
+# picked by SEED; false when BASE has no bmbt block.
+trash_bmbt() {
+	[ -f "$1.bmbt" ] || "$XFSRECON" fsmap --forward "$1" 2> /dev/null |
+		awk '$NF == "bmbt" { split($1, a, "/"); for (i = 0; i < $3; i++) print a[1], a[2] + i }' \
+		> "$1.bmbt"
+	[ -s "$1.bmbt" ] || return 1
+	_log=$(xfs_db -r -c "sb 0" -c "p agblklog" "$1" | sed -n 's/^agblklog = //p')
+	[ -n "$_log" ] || return 1
+	awk -v s="$2" -v log2="$_log" 'BEGIN { srand(s) } { l[NR] = $0 }
+		END {
+			for (k = 0; k < 4 && k < NR; k++) {
+				split(l[int(rand() * NR) + 1], f, " ")
+				printf "%d %d\n", f[1] * 2 ^ log2 + f[2], s * 16 + k
+			}
+		}' "$1.bmbt" |
+	while read -r _fsb _s; do
+		xfs_db -x -c "fsblock $_fsb" -c "blocktrash -z -s $_s -3" "$work/cur.img" 2>&1
+	done
+}
+
 count=0
 seed=0
 while [ "$count" -lt "$n_images" ]; do
@@ -156,8 +181,12 @@ while [ "$count" -lt "$n_images" ]; do
 		for type in $TYPES; do
 			[ "$count" -lt "$n_images" ] || break 2
 			cp --sparse=always "$base" "$work/cur.img"
-			xfs_db -x -c blockget -c "blocktrash -n 4 -s $seed -t $type -3" "$work/cur.img" \
-				> "$work/trash" 2>&1
+			if [ "$type" = bmbt ]; then
+				trash_bmbt "$base" "$seed" > "$work/trash" 2>&1
+			else
+				xfs_db -x -c blockget -c "blocktrash -n 4 -s $seed -t $type -3" \
+					"$work/cur.img" > "$work/trash" 2>&1
+			fi
 			grep -q randomized "$work/trash" || continue
 			count=$((count + 1))
 			made_one=1
