@@ -275,6 +275,12 @@ static int ag_chunks(struct xr_rp *rp, uint32_t agno, struct xa_ichunk **out, si
 		c[i] = ag->chunks[i];
 		c[i].free = 0;
 		c[i].freecount = 0;
+		/* The count the holemask gives, not the one a damaged inobt record
+		 * stored: the rebuilt record must satisfy the record verifier. */
+		c[i].count = 0;
+		for (unsigned j = 0; j < 16; j++)
+			if (!(c[i].holemask & (1u << j)))
+				c[i].count += 4;
 		for (unsigned k = 0; k < 64; k++) {
 			uint64_t ino = xfmt_geom_ino(&ctx->geom, agno, c[i].startino + k);
 			bool used;

@@ -312,10 +312,94 @@ static int chunks_from_scan(struct xa_ctx *ctx, struct xa_ag *ag)
 	return 0;
 }
 
+/* A run of inode blocks, for comparing the two accounts of where inodes are. */
+struct iblk_run {
+	uint32_t agbno, len;
+};
+
+static int cmp_iblk_run(const void *a, const void *b)
+{
+	const struct iblk_run *x = a, *y = b;
+
+	return x->agbno < y->agbno ? -1 : x->agbno > y->agbno;
+}
+
+/* Sort runs and merge the adjacent and overlapping ones; returns the new count. */
+static size_t merge_runs(struct iblk_run *r, size_t n)
+{
+	size_t m = 0;
+
+	if (n)
+		qsort(r, n, sizeof(*r), cmp_iblk_run);
+	for (size_t i = 0; i < n; i++) {
+		if (m && (uint64_t)r[m - 1].agbno + r[m - 1].len >= r[i].agbno) {
+			uint64_t end = (uint64_t)r[i].agbno + r[i].len;
+
+			if (end > (uint64_t)r[m - 1].agbno + r[m - 1].len)
+				r[m - 1].len = (uint32_t)(end - r[m - 1].agbno);
+		} else {
+			r[m++] = r[i];
+		}
+	}
+	return m;
+}
+
+/*
+ * Do the inode chunks the inode btree gave and the rmapbt's OWN_INODES
+ * records name the same blocks?  Asked only when the inode btree walk met
+ * damage: a trashed leaf can hand out chunks that are not there (count 0,
+ * another startino) and hide ones that are, and a repair that believed it
+ * would find the AG's owned extents overlapping and give up.  Returns 1
+ * (the same), 0 (they differ) or a negative xerr.
+ */
+static int chunks_match_rmap(struct xa_ctx *ctx, const struct xa_ag *ag)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	const struct xa_ownlist *rm = xa_own_rmap(ctx, ag->agno);
+	struct iblk_run *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0, ca = 0, cb = 0;
+	uint32_t ipb = g->inopblock ? g->inopblock : 1;
+	int rc = XERR_NOMEM;
+
+	for (size_t i = 0; rm && i < rm->n; i++)
+		if (rm->recs[i].owner == XFS_RMAP_OWN_INODES)
+			cb++;
+	/* Each chunk gives at most one run per present 4-inode group. */
+	ca = ag->nchunks * 16;
+	a = malloc((ca ? ca : 1) * sizeof(*a));
+	b = malloc((cb ? cb : 1) * sizeof(*b));
+	if (!a || !b)
+		goto out;
+	for (size_t i = 0; i < ag->nchunks; i++) {
+		const struct xa_ichunk *c = &ag->chunks[i];
+
+		for (unsigned j = 0; j < 16; j++) {
+			uint32_t first, last;
+
+			if (c->holemask & (1u << j))
+				continue;
+			first = (c->startino + 4 * j) / ipb;
+			last = (c->startino + 4 * j + 3) / ipb;
+			a[na++] = (struct iblk_run){ first, last - first + 1 };
+		}
+	}
+	for (size_t i = 0; rm && i < rm->n; i++)
+		if (rm->recs[i].owner == XFS_RMAP_OWN_INODES)
+			b[nb++] = (struct iblk_run){ rm->recs[i].agbno, rm->recs[i].len };
+	na = merge_runs(a, na);
+	nb = merge_runs(b, nb);
+	rc = na == nb && (na == 0 || !memcmp(a, b, na * sizeof(*a)));
+out:
+	free(a);
+	free(b);
+	return rc;
+}
+
 static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	struct xa_walk w;
+	size_t rmap_findings = SIZE_MAX, ino_findings = 0;
 	int rc;
 
 	if (ag->agf_ok) {
@@ -330,11 +414,14 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 			return rc;
 		sum_store(&ag->bt[XA_BT_CNT], &w, ag->agf.cnt_root);
 		if (xfmt_geom_has_rmapbt(g)) {
+			size_t before = ctx->findings.count;
+
 			rc = xa_walk_btree(ctx, ag, XFMT_BT_RMAP, ag->agf.rmap_root,
 					   ag->agf.rmap_level, rmap_rec, NULL, &w);
 			if (rc)
 				return rc;
 			sum_store(&ag->bt[XA_BT_RMAP], &w, ag->agf.rmap_root);
+			rmap_findings = ctx->findings.count - before;
 		}
 		if (xfmt_geom_has_reflink(g)) {
 			rc = xa_walk_btree(ctx, ag, XFMT_BT_REFC, ag->agf.refcount_root,
@@ -345,11 +432,14 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 		}
 	}
 	if (ag->agi_ok) {
+		size_t before = ctx->findings.count;
+
 		rc = xa_walk_btree(ctx, ag, XFMT_BT_INO, ag->agi.root, ag->agi.level,
 				   ino_rec, NULL, &w);
 		if (rc)
 			return rc;
 		sum_store(&ag->bt[XA_BT_INO], &w, ag->agi.root);
+		ino_findings = ctx->findings.count - before;
 		if (xfmt_geom_has_finobt(g)) {
 			struct fino_state fs = { 0 };
 			uint64_t with_free = 0;
@@ -368,6 +458,20 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 				xa_report(ctx, &loc, XP_ichunkFinobtMismatch, "records", with_free,
 					  fs.recs, XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
 			}
+		}
+	}
+	/* A damaged inode btree that disagrees with a sound rmapbt about where
+	 * the inodes are: the rmapbt's account is taken, as for a lost one. */
+	if (ag->agi_ok && ag->bt[XA_BT_INO].walked && ino_findings && rmap_findings == 0 &&
+	    ag->agf_ok && ag->bt[XA_BT_RMAP].walked && ctx->own) {
+		rc = chunks_match_rmap(ctx, ag);
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			struct xa_loc loc = { XPROB_HAS_AG, ag->agno, 0, 0, 0, "inobt" };
+
+			xa_report(ctx, &loc, XP_ichunkRmapDisagree, NULL, 0, 0, 0);
+			return chunks_from_rmap(ctx, ag);
 		}
 	}
 	if (!ag->agi_ok || !ag->bt[XA_BT_INO].walked) {

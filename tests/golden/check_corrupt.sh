@@ -135,6 +135,7 @@ v5-rmap-reflink|agi 3;fuzz -d uuid firstbit|agiBadUuid|
 v5-rmap-reflink|agi 3;write -d unlinked[3] 5|agiBadUnlinked|
 v5-rmap-reflink|agi 3;fuzz -d ino_blocks add|cntAgiBlocks|
 v5-rmap-reflink|agi 3;fuzz -d fino_blocks zeroes|cntAgiBlocks|
+v5-rmap-reflink|agi 3;addr root;addr ptrs[1];write -d recs[3].startino 30016|ichunkRmapDisagree btRecsOutOfOrder|
 v5-rmap-reflink|agfl 3;crc -i|agflBadCrc|
 v5-rmap-reflink|agfl 3;fuzz -d magicnum zeroes|agflBadMagic|silent
 v5-rmap-reflink|agfl 3;fuzz -d seqno add|agflBadSeqno|silent
