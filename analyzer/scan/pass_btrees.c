@@ -471,6 +471,9 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 			struct xa_loc loc = { XPROB_HAS_AG, ag->agno, 0, 0, 0, "inobt" };
 
 			xa_report(ctx, &loc, XP_ichunkRmapDisagree, NULL, 0, 0, 0);
+			/* Not believed from here on, as if it could not be read:
+			 * the counters it would vouch for are not compared. */
+			ag->bt[XA_BT_INO].walked = false;
 			return chunks_from_rmap(ctx, ag);
 		}
 	}
