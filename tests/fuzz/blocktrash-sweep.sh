@@ -26,6 +26,7 @@
 #     IMG / -C DIR (nothing may appear beside DIR), repair IMG -o OUT,
 #     map IMG -o F --html, show IMG btree 0 inobt, show --json IMG dir /,
 #     show IMG log, plan IMG -o P and apply --dry-run P IMG
+# and xfs_repair -n on every output of a repair that exited 0 or 1.
 # A crash is an exit status >= 128 or any sanitizer report; a hang is the
 # timeout.  Exit statuses 0, 4 and 8 are the expected outcomes of a check
 # (clean, problems left, operational error), 16 a usage error (a bug here).
@@ -95,6 +96,9 @@ if ! ls "$work/base"/*.img >/dev/null 2>&1; then
 	xfs_io -f -c "pwrite -q 0 1m" "$work/mnt/d/big"
 	umount "$work/mnt"
 fi
+
+# Judge of every repaired output (skipped where xfsprogs' xfs_repair is missing).
+xfs_repair=$(command -v "${XFS_REPAIR:-xfs_repair}" 2> /dev/null || true)
 
 extra_cmds=""
 help=$("$XFSRECON" --help 2>&1)
@@ -226,7 +230,21 @@ while [ "$count" -lt "$n_images" ]; do
 					rm -rf "$work/x" ;;
 				repair)
 					rm -f "$work/repaired.img"
-					run_cmd repair "$XFSRECON" repair "$work/cur.img" -o "$work/repaired.img" ;;
+					run_cmd repair "$XFSRECON" repair "$work/cur.img" -o "$work/repaired.img"
+					# The output of a repair that claims success, judged by xfs_repair -n.
+					if [ -n "$xfs_repair" ] && [ -f "$work/repaired.img" ] &&
+						{ [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]; }; then
+						"$xfs_repair" -n "$work/repaired.img" > "$work/xr" 2>&1
+						xr=$?
+						printf '%s\t%s\t%s\txfs_repair-n\t%s\t%s\t-\t-\n' "$name" "$type" \
+							"$seed" "$xr" "$([ $xr -eq 0 ] && echo ok || echo unclean)" \
+							>> "$work/results"
+						if [ $xr -ne 0 ]; then
+							cp "$work/xr" "$work/fail/$name-$type-s$seed-xfs_repair.txt"
+							zstd -q -f -o "$work/fail/$name-$type-s$seed.img.zst" "$work/cur.img"
+							echo "  unclean: xfs_repair -n on the repair of $name type $type seed $seed exits $xr"
+						fi
+					fi ;;
 				map)
 					run_cmd map "$XFSRECON" map "$work/cur.img" -o "$work/map.html" --html --force ;;
 				show)
@@ -257,7 +275,7 @@ $4 == "check" { imgs[$2]++; ex[$2, $5]++; codes[$5] = 1 }
 $6 == "crash" { crash[$2]++; tc++ }
 $6 == "hang"  { hang[$2]++; th++ }
 $6 == "usage" { usage[$2]++; tu++ }
-$6 == "badxml" || $6 == "escape" { bad[$2]++; tb++ }
+$6 == "badxml" || $6 == "escape" || $6 == "unclean" { bad[$2]++; tb++ }
 { types[$2] = 1; runs++ }
 END {
 	printf "%-9s %6s %6s %6s %6s %6s %6s %6s %6s %6s\n", "type", "images", "exit0", "exit4", "exit8", "other", "crash", "hang", "usage", "bad"
@@ -272,7 +290,8 @@ END {
 	}
 	printf "%-9s %6d %6d %6d %6d %6d %6d %6d %6d %6d\n", "total", ti, t0, t4, t8, to, tc, th, tu, tb
 	printf "(%d command runs; exit columns are for check; bad = report failing the\n", runs
-	printf " schema, or extract writing beside its destination)\n"
+	printf " schema, extract writing beside its destination, or a repaired output\n"
+	printf " that xfs_repair -n does not call clean)\n"
 	exit (tc + th + tu + tb) > 0
 }' "$work/results"
 status=$?
