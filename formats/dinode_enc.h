@@ -35,6 +35,13 @@ void xfmt_dinode_put_next_unlinked(uint8_t *buf, uint32_t agino);
 void xfmt_dinode_put_format(uint8_t *buf, uint8_t format);
 
 /*
+ * Zero the padding of a v3 core the kernel always writes as zero (what
+ * inoNonzeroPad reports): di_v3_pad, or nrext64_pad under NREXT64, and
+ * di_pad2.  Nothing on older cores.
+ */
+void xfmt_dinode_zero_pads(uint8_t *buf, const struct xfmt_dinode *d);
+
+/*
  * Empty the attr fork: aformat EXTENTS, no attr extents, its bytes zeroed
  * (forkoff is kept).  The caller releases its blocks.
  */

@@ -114,6 +114,7 @@ struct verdict {
 	bool     fix_crcs;       /* some blocks need only a fresh checksum */
 	bool     fix_magic;      /* the magic number is put back */
 	bool     set_reflink;    /* shares blocks: the reflink flag is set */
+	bool     zero_pads;      /* padding the kernel writes as zero is not */
 };
 
 static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict *v)
@@ -136,8 +137,13 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 		v->clear = true;
 		return;
 	}
+	/* A warning, but xfs_repair rewrites it too (its "bad v3_pad"). */
+	if (f->p.code == XP_inoNonzeroPad) {
+		v->zero_pads = true;
+		return;
+	}
 	if (xprob_severity_of(f->p.code) != XSEV_ERROR)
-		return;  /* warnings alone change nothing */
+		return;  /* other warnings alone change nothing */
 	switch (f->p.code) {
 	case XP_inoBadCrc:
 	case XP_inoBadInumber:
@@ -302,7 +308,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		return clear_inode(rp, ino, grp, n);
 	}
 	action = xr_plan_action(rp->plan, "fix-inode", xfmt_geom_ino_agno(g, ino), ino,
-				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s", ino,
+				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s", ino,
 				v->drop_attr ? " damaged attribute fork emptied;" : "",
 				v->set_nblocks ? " block count recomputed;" : "",
 				v->set_nlink ? " link count set to its names;" : "",
@@ -310,6 +316,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 				v->fix_crcs ? " block checksums rewritten;" : "",
 				v->fix_magic ? " magic number put back;" : "",
 				v->set_reflink ? " reflink flag set (it shares blocks);" : "",
+				v->zero_pads ? " padding zeroed;" : "",
 				v->reseal ? " checksum and identity rewritten" : "");
 	if (action < 0) {
 		rc = action;
@@ -334,9 +341,11 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		xfmt_dinode_put_next_unlinked(buf, 0xFFFFFFFFu);
 	if (v->set_reflink && d.version >= 3)
 		xfmt_dinode_put_flags2(buf, d.flags2 | XFS_DIFLAG2_REFLINK);
+	if (v->zero_pads)
+		xfmt_dinode_zero_pads(buf, &d);
 	/* Only block checksums to fix: the inode itself stays as it is. */
 	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
-	    v->fix_magic || v->set_reflink) {
+	    v->fix_magic || v->set_reflink || v->zero_pads) {
 		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 		rc = rp_write_inode(rp, action, ino, buf);
 	}
@@ -417,7 +426,7 @@ int rp_plan_inodes(struct xr_rp *rp)
 		else if (vd.clear)
 			rc = clear_inode(rp, v[i].ino, v + i, j - i);
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
-			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink)
+			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;
 	}
