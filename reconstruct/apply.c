@@ -32,7 +32,7 @@
 #include "analyzer/io/sha256.h"
 #include "formats/sb.h"
 #include "reconstruct/fd_io.h"
-#include "reconstruct/cmd_repair.h"
+#include "cli/cmd_repair.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/plan_file.h"
 

@@ -1,7 +1,7 @@
 /*
  * field_print.c - xfs_db-style rendering of table-described fields.
  */
-#include "analyzer/report/field_print.h"
+#include "cli/views/field_print.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /*
  * bodyfile.c - the TSK 3.x body format.
  */
-#include "analyzer/views/bodyfile.h"
+#include "cli/views/bodyfile.h"
 
 #include <inttypes.h>
 #include <string.h>

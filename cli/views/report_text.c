@@ -3,14 +3,14 @@
  * Each finding is one line: severity, [ID], location, message — stable
  * enough for grep, while the XML report is the format for programs.
  */
-#include "analyzer/report/report_text.h"
+#include "cli/views/report_text.h"
 
 #include <inttypes.h>
 #include <string.h>
 
 #include "analyzer/engine.h"
 #include "analyzer/io/image.h"
-#include "analyzer/report/field_print.h"
+#include "cli/views/field_print.h"
 #include "formats/sb.h"
 
 static void print_location(FILE *out, const struct xa_finding *fd)

@@ -6,7 +6,7 @@
  * shows is what replay would see; it says nothing about whether an item
  * was skipped (newer on disk, cancelled): `info` counts those.
  */
-#include "analyzer/views/loglist.h"
+#include "cli/views/loglist.h"
 
 #include <inttypes.h>
 

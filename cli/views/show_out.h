@@ -45,7 +45,7 @@
 #include <stdio.h>
 
 #include "analyzer/findings/findings.h"
-#include "analyzer/report/field_print.h"
+#include "cli/views/field_print.h"
 #include "analyzer/report/json_writer.h"
 #include "formats/field.h"
 

@@ -32,7 +32,7 @@
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/scan/fork_walk.h"
-#include "analyzer/views/show_int.h"
+#include "cli/views/show_int.h"
 #include "formats/dahash.h"
 #include "formats/dir2.h"
 #include "formats/endian.h"

@@ -11,7 +11,7 @@
  * the second pass draws.  Building a grid costs only CPU over lists already
  * in memory.
  */
-#include "analyzer/views/map.h"
+#include "cli/views/map.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -27,7 +27,7 @@
 #include "analyzer/model/u64set.h"
 #include "analyzer/report/report_xml.h"
 #include "analyzer/report/xml_writer.h"
-#include "analyzer/views/map_int.h"
+#include "cli/views/map_int.h"
 #include "formats/btrec.h"
 
 /* Rows per AG: the whole filesystem at most, and per AG alone (--ag).  With

@@ -19,8 +19,8 @@
 #include "analyzer/errors.h"
 #include "analyzer/report/report_xml.h"
 #include "analyzer/report/xml_writer.h"
-#include "analyzer/views/map.h"
-#include "analyzer/views/map_int.h"
+#include "cli/views/map.h"
+#include "cli/views/map_int.h"
 
 #define SVG_NS  "http://www.w3.org/2000/svg"
 #define XHTML_NS "http://www.w3.org/1999/xhtml"

@@ -3,7 +3,7 @@
  * matching of a verifier's problems to the fields and items they name (see
  * show_out.h for both formats).
  */
-#include "analyzer/views/show_out.h"
+#include "cli/views/show_out.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

@@ -6,7 +6,7 @@
  * and write the report.  The exit code comes from the check of OUT, not
  * from the plan: "repaired" is a claim the output itself must bear out.
  */
-#include "reconstruct/cmd_repair.h"
+#include "cli/cmd_repair.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -16,7 +16,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
 #include "analyzer/io/sha256.h"
-#include "analyzer/report/report_text.h"
+#include "cli/views/report_text.h"
 #include "reconstruct/output.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair.h"

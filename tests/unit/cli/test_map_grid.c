@@ -1,5 +1,5 @@
 /*
- * test_map_grid.c - the map's grid of one AG (analyzer/views/map_grid.c):
+ * test_map_grid.c - the map's grid of one AG (cli/views/map_grid.c):
  * exact totals, cells, double claims, finding marks, capped owner lists and
  * hostile records, on hand-made owner lists.
  */
@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "analyzer/check/ownrec.h"
-#include "analyzer/views/map_grid.h"
+#include "cli/views/map_grid.h"
 #include "formats/btrec.h"
 
 /* Inodes below 1000 are regular files, the rest directories. */

@@ -11,7 +11,7 @@
  * Bounds: directories are visited once each (a set of inode numbers) and
  * depth is capped, with the descriptors of the open path bounded likewise.
  */
-#include "analyzer/views/extract.h"
+#include "cli/views/extract.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,7 +31,7 @@
 #include "analyzer/model/xattr.h"
 #include "analyzer/report/report_xml.h"
 #include "analyzer/scan/fork_walk.h"
-#include "analyzer/views/files.h"
+#include "cli/views/files.h"
 #include "formats/symlink.h"
 
 #define EXTRACT_MAX_DEPTH 256u

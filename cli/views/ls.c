@@ -1,7 +1,7 @@
 /*
  * ls.c - directory listings, on top of the shared tree walk.
  */
-#include "analyzer/views/ls.h"
+#include "cli/views/ls.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 #include "analyzer/model/file.h"
 #include "analyzer/model/tree.h"
 #include "analyzer/report/report_xml.h"
-#include "analyzer/views/files.h"
+#include "cli/views/files.h"
 #include "formats/dir2_carve.h"
 
 struct ls_state {

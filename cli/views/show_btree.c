@@ -16,7 +16,7 @@
 
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
-#include "analyzer/views/show_int.h"
+#include "cli/views/show_int.h"
 #include "formats/agf.h"
 #include "formats/agi.h"
 #include "formats/btrec.h"

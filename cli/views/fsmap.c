@@ -12,7 +12,7 @@
  * them on a sound tree) and refuses cycles and blocks outside the AG, so a
  * hostile tree prints each readable record at most once.
  */
-#include "analyzer/views/fsmap.h"
+#include "cli/views/fsmap.h"
 
 #include <inttypes.h>
 

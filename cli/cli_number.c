@@ -1,7 +1,7 @@
 /*
  * cli_number.c - strict parsing of numbers from the command line.
  */
-#include "analyzer/cli_number.h"
+#include "cli/cli_number.h"
 
 #include <errno.h>
 #include <stdlib.h>

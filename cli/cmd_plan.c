@@ -11,7 +11,7 @@
  */
 #include "config.h"
 
-#include "reconstruct/cmd_plan.h"
+#include "cli/cmd_plan.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -23,7 +23,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
 #include "analyzer/io/sha256.h"
-#include "reconstruct/cmd_repair.h"
+#include "cli/cmd_repair.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/plan_file.h"
 #include "reconstruct/repair.h"

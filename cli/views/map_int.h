@@ -12,7 +12,7 @@
 
 #include <libxml/xmlwriter.h>
 
-#include "analyzer/views/map_grid.h"
+#include "cli/views/map_grid.h"
 
 struct xa_ctx;
 struct xa_map_opts;

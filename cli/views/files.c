@@ -1,7 +1,7 @@
 /*
  * files.c - stat and cat of single files.
  */
-#include "analyzer/views/files.h"
+#include "cli/views/files.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -9,14 +9,14 @@
 #include <string.h>
 #include <time.h>
 
-#include "analyzer/cli_number.h"
+#include "cli/cli_number.h"
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/xattr.h"
 #include "analyzer/report/report_xml.h"
-#include "analyzer/report/field_print.h"
+#include "cli/views/field_print.h"
 #include "analyzer/scan/fork_walk.h"
 #include "formats/symlink.h"
 

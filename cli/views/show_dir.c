@@ -14,13 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/cli_number.h"
+#include "cli/cli_number.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/scan/fork_walk.h"
-#include "analyzer/views/show_int.h"
+#include "cli/views/show_int.h"
 #include "formats/dahash.h"
 #include "formats/dir2.h"
 #include "formats/endian.h"

@@ -8,16 +8,16 @@
  * show_log.c.  Field names and value notation follow xfs_db's `print`, so
  * the oracle tests can hold the two side by side.
  */
-#include "analyzer/views/show.h"
+#include "cli/views/show.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/cli_number.h"
+#include "cli/cli_number.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
-#include "analyzer/views/show_int.h"
+#include "cli/views/show_int.h"
 #include "formats/agf.h"
 #include "formats/agfl.h"
 #include "formats/agi.h"

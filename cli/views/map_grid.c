@@ -9,7 +9,7 @@
  * block.  Only the capped owner and finding lists of the cells are filled
  * cell by cell, and that under a fixed budget of visits per AG.
  */
-#include "analyzer/views/map_grid.h"
+#include "cli/views/map_grid.h"
 
 #include <stdlib.h>
 #include <string.h>

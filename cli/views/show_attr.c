@@ -21,7 +21,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/model/file.h"
 #include "analyzer/scan/fork_walk.h"
-#include "analyzer/views/show_int.h"
+#include "cli/views/show_int.h"
 #include "formats/attr.h"
 #include "formats/danode.h"
 #include "formats/endian.h"

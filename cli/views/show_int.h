@@ -12,7 +12,7 @@
 #include <stdio.h>
 
 #include "analyzer/engine.h"
-#include "analyzer/views/show_out.h"
+#include "cli/views/show_out.h"
 #include "formats/btree.h"
 
 struct xbuf;
