@@ -24,6 +24,8 @@
 #include "analyzer/io/image.h"
 #include "analyzer/io/sha256.h"
 #include "cli/cmd_repair.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/plan_file.h"
 #include "reconstruct/repair.h"
@@ -187,7 +189,7 @@ int xr_cmd_plan(const struct xr_cmd_plan_opts *o, FILE *out, FILE *errs)
 			"changes are only in the journal.\nxfsrecon: a repair now would lose them; "
 			"without --no-replay they are replayed, --zero-log plans to discard them (as "
 			"xfs_repair -L does).  No plan written.\n", o->image);
-		code = XR_EXIT_LEFT;
+		code = XC_EXIT_LEFT;
 		goto out;
 	}
 	result = sum.errors == 0 && plan.nchanges == 0 ? "clean" :
@@ -195,8 +197,8 @@ int xr_cmd_plan(const struct xr_cmd_plan_opts *o, FILE *out, FILE *errs)
 	rc = store(o, &ctx, &plan, &sum, result, id, err, sizeof(err));
 	if (rc) {
 		fprintf(errs, "xfsrecon: %s\n", err);
-		code = rc == XERR_EXISTS ? XR_EXIT_USAGE : rc == XERR_USAGE ? XR_EXIT_USAGE
-								     : XR_EXIT_OPERATIONAL;
+		code = rc == XERR_EXISTS ? XC_EXIT_USAGE : rc == XERR_USAGE ? XC_EXIT_USAGE
+								     : XC_EXIT_OPERATIONAL;
 		if (rc == XERR_EXISTS)
 			fprintf(errs, "xfsrecon: --force replaces it\n");
 		goto out;
@@ -207,8 +209,8 @@ int xr_cmd_plan(const struct xr_cmd_plan_opts *o, FILE *out, FILE *errs)
 	fprintf(out, "plan: %zu actions, %zu writes (%" PRIu64 " bytes), %zu orphans to lost+found; "
 		"%" PRIu64 " of %" PRIu64 " errors answered\n", plan.nactions, plan.nchanges,
 		xr_plan_bytes(&plan), plan.norphans, sum.answered, sum.errors);
-	code = !strcmp(result, "clean") ? XR_EXIT_CLEAN :
-	       !strcmp(result, "planned") ? XR_EXIT_REPAIRED : XR_EXIT_LEFT;
+	code = !strcmp(result, "clean") ? XC_EXIT_CLEAN :
+	       !strcmp(result, "planned") ? XC_EXIT_REPAIRED : XC_EXIT_LEFT;
 out:
 	xr_plan_release(&plan);
 	xa_ctx_release(&ctx);
@@ -342,7 +344,7 @@ int xr_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *er
 	rc = xr_pf_load(path, 0, &pf, err, sizeof(err));
 	if (rc) {
 		fprintf(errs, "xfsrecon: %s\n", err);
-		return rc == XERR_USAGE ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
+		return rc == XERR_USAGE ? XC_EXIT_USAGE : XC_EXIT_OPERATIONAL;
 	}
 	if (xml_path) {
 		fflush(out);
@@ -351,7 +353,7 @@ int xr_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *er
 		if (rc)
 			fprintf(errs, "xfsrecon: %s\n", err);
 		xr_pf_release(&pf);
-		return rc ? XR_EXIT_OPERATIONAL : XR_EXIT_CLEAN;
+		return rc ? XC_EXIT_OPERATIONAL : XC_EXIT_CLEAN;
 	}
 	xsha256_hex(pf.id, hex);
 	fprintf(out, "%s %s: %zu writes, %" PRIu64 " bytes\n",
@@ -361,7 +363,7 @@ int xr_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *er
 	if (!r) {
 		xr_pf_release(&pf);
 		fprintf(errs, "xfsrecon: out of memory\n");
-		return XR_EXIT_OPERATIONAL;
+		return XC_EXIT_OPERATIONAL;
 	}
 	xr_pf_reader_quiet(r);
 	while ((st = xmlTextReaderRead(r)) == 1)
@@ -371,7 +373,33 @@ int xr_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *er
 	xr_pf_release(&pf);
 	if (fflush(out) != 0 || st != 0) {
 		fprintf(errs, "xfsrecon: %s: cannot print the plan\n", path);
-		return XR_EXIT_OPERATIONAL;
+		return XC_EXIT_OPERATIONAL;
 	}
-	return XR_EXIT_CLEAN;
+	return XC_EXIT_CLEAN;
+}
+
+int xc_run_plan(const struct xc_command *cmd, const struct xc_args *a)
+{
+	struct xr_cmd_plan_opts po = { 0 };
+
+	(void)cmd;
+	if (!a->out) {
+		fprintf(stderr, "xfsrecon: plan needs -o PLAN\n");
+		return XC_EXIT_USAGE;
+	}
+	po.image = a->words[1];
+	po.io = &a->io;
+	po.out = a->out;
+	po.force = xc_has(a, XC_OPT_FORCE);
+	po.zero_log = xc_has(a, XC_OPT_ZERO_LOG);
+	po.no_replay = xc_has(a, XC_OPT_NO_REPLAY);
+	po.progress = xc_has(a, XC_OPT_PROGRESS);
+	po.quiet = xc_has(a, XC_OPT_QUIET);
+	return xr_cmd_plan(&po, stdout, stderr);
+}
+
+int xc_run_show_plan(const struct xc_command *cmd, const struct xc_args *a)
+{
+	(void)cmd;
+	return xr_cmd_show_plan(a->words[1], a->xml, stdout, stderr);
 }

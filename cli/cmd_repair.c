@@ -16,6 +16,8 @@
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
 #include "analyzer/io/sha256.h"
+#include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "cli/views/report_text.h"
 #include "reconstruct/output.h"
 #include "reconstruct/plan.h"
@@ -171,19 +173,19 @@ int xr_repair_prepare(const struct xr_prepare_opts *o, struct xa_ctx *ctx, struc
 	rc = xa_ctx_open(ctx, o->image, o->io, &opts, err, sizeof(err));
 	if (rc) {
 		fprintf(errs, "xfsrecon: %s\n", err);
-		return rc == XERR_USAGE ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
+		return rc == XERR_USAGE ? XC_EXIT_USAGE : XC_EXIT_OPERATIONAL;
 	}
 	xr_plan_init(plan);
 	rc = xa_run(ctx, XA_RUN_CHECK);
 	if (rc == XERR_NOTXFS || (rc == 0 && ctx->geom_source == XA_GEOM_NONE)) {
 		fprintf(errs, "xfsrecon: %s: not an XFS filesystem (no usable superblock)\n", o->image);
-		code = XR_EXIT_OPERATIONAL;
+		code = XC_EXIT_OPERATIONAL;
 		goto fail;
 	}
 	if (rc == 0 && (ctx->truncated || ctx->read_errors)) {
 		fprintf(errs, "xfsrecon: %s: the image is %s; refusing to repair from incomplete "
 			"evidence\n", o->image, ctx->truncated ? "truncated" : "unreadable in places");
-		code = XR_EXIT_OPERATIONAL;
+		code = XC_EXIT_OPERATIONAL;
 		goto fail;
 	}
 	/* The input's hash goes into the report and pairs with OUT's; a dry
@@ -197,12 +199,12 @@ int xr_repair_prepare(const struct xr_prepare_opts *o, struct xa_ctx *ctx, struc
 		fprintf(errs, "xfsrecon: %s: the repair writes more than %" PRIu64 " MiB and the rest "
 			"could not be kept in a temporary file in $TMPDIR (or /tmp): is it full?\n",
 			o->image, (uint64_t)((plan->mem_max ? plan->mem_max : XR_PLAN_MEM_BYTES) >> 20));
-		code = XR_EXIT_OPERATIONAL;
+		code = XC_EXIT_OPERATIONAL;
 		goto fail;
 	}
 	if (rc) {
 		fprintf(errs, "xfsrecon: %s: %s\n", o->image, err[0] ? err : xerr_str(rc));
-		code = XR_EXIT_OPERATIONAL;
+		code = XC_EXIT_OPERATIONAL;
 		goto fail;
 	}
 	return 0;
@@ -240,7 +242,7 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 			"-L does).\n", o->image);
 		ri.result = "refused";
 		finish_report(o, &ctx, &plan, &sum, &ri, errs);
-		code = XR_EXIT_LEFT;
+		code = XC_EXIT_LEFT;
 		goto out;
 	}
 	if (o->dry_run) {
@@ -253,7 +255,7 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 			"%" PRIu64 " of %" PRIu64 " errors answered\n", plan.nactions, plan.nchanges,
 			xr_plan_bytes(&plan), plan.norphans, sum.answered, sum.errors);
 		rc = finish_report(o, &ctx, &plan, &sum, &ri, errs);
-		code = rc ? XR_EXIT_OPERATIONAL : sum.errors ? XR_EXIT_LEFT : XR_EXIT_CLEAN;
+		code = rc ? XC_EXIT_OPERATIONAL : sum.errors ? XC_EXIT_LEFT : XC_EXIT_CLEAN;
 		goto out;
 	}
 
@@ -269,7 +271,7 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 		rc = xr_output_write(&ctx, &plan, o->out, &oo, ri.out_sha256, err, sizeof(err));
 		if (rc) {
 			fprintf(errs, "xfsrecon: %s\n", err);
-			code = rc == XERR_USAGE || rc == XERR_EXISTS ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
+			code = rc == XERR_USAGE || rc == XERR_EXISTS ? XC_EXIT_USAGE : XC_EXIT_OPERATIONAL;
 			goto out;
 		}
 		ri.out_path = o->out;
@@ -279,7 +281,7 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 		print_plan(out, &ctx, &plan);
 	rc = check_output(o->out, &after, errs);
 	if (rc) {
-		code = XR_EXIT_OPERATIONAL;
+		code = XC_EXIT_OPERATIONAL;
 		goto out;
 	}
 	after_open = true;
@@ -289,25 +291,47 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 	ri.after_warnings = after.findings.by_severity[XSEV_WARNING];
 	if (ri.after_errors) {
 		ri.result = "incomplete";
-		code = XR_EXIT_LEFT;
+		code = XC_EXIT_LEFT;
 		if (!o->quiet)
 			xa_report_text_findings(out, &after);
 	} else if (sum.errors == 0 && plan.nchanges == 0) {
 		ri.result = "clean";
-		code = XR_EXIT_CLEAN;
+		code = XC_EXIT_CLEAN;
 	} else {
 		ri.result = "repaired";
-		code = XR_EXIT_REPAIRED;
+		code = XC_EXIT_REPAIRED;
 	}
 	fprintf(out, "%s: %zu actions, %zu writes (%" PRIu64 " bytes), %zu orphans in lost+found; "
 		"input had %" PRIu64 " errors, the output has %" PRIu64 "\n", ri.result, plan.nactions,
 		plan.nchanges, xr_plan_bytes(&plan), plan.norphans, sum.errors, ri.after_errors);
 	if (finish_report(o, &ctx, &plan, &sum, &ri, errs))
-		code = XR_EXIT_OPERATIONAL;
+		code = XC_EXIT_OPERATIONAL;
 out:
 	if (after_open)
 		xa_ctx_release(&after);
 	xr_plan_release(&plan);
 	xa_ctx_release(&ctx);
 	return code;
+}
+
+int xc_run_repair(const struct xc_command *cmd, const struct xc_args *a)
+{
+	struct xr_cmd_repair_opts ro = { 0 };
+
+	(void)cmd;
+	if (!a->out && !xc_has(a, XC_OPT_DRY_RUN)) {
+		fprintf(stderr, "xfsrecon: repair needs -o OUT (or --dry-run)\n");
+		return XC_EXIT_USAGE;
+	}
+	ro.image = a->words[1];
+	ro.io = &a->io;
+	ro.out = a->out;
+	ro.report = a->report;
+	ro.force = xc_has(a, XC_OPT_FORCE);
+	ro.dry_run = xc_has(a, XC_OPT_DRY_RUN);
+	ro.zero_log = xc_has(a, XC_OPT_ZERO_LOG);
+	ro.no_replay = xc_has(a, XC_OPT_NO_REPLAY);
+	ro.progress = xc_has(a, XC_OPT_PROGRESS);
+	ro.quiet = xc_has(a, XC_OPT_QUIET);
+	return xr_cmd_repair(&ro, stdout, stderr);
 }

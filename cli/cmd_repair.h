@@ -25,14 +25,6 @@ struct xr_cmd_repair_opts {
 	bool        quiet;        /* only the summary line */
 };
 
-/* Exit codes of the command (fsck style, as design.md says). */
-enum {
-	XR_EXIT_CLEAN = 0,        /* nothing needed repair */
-	XR_EXIT_REPAIRED = 1,     /* problems found; OUT checks clean */
-	XR_EXIT_LEFT = 4,         /* problems left (in OUT, or the repair was refused) */
-	XR_EXIT_OPERATIONAL = 8,
-	XR_EXIT_USAGE = 16,
-};
 
 /* Run the command; messages go to out (results) and errs (diagnostics). */
 int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs);

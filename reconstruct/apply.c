@@ -32,7 +32,7 @@
 #include "analyzer/io/sha256.h"
 #include "formats/sb.h"
 #include "reconstruct/fd_io.h"
-#include "cli/cmd_repair.h"
+#include "cli/exit_codes.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/plan_file.h"
 
@@ -202,12 +202,12 @@ static int open_target(struct ap *a)
 
 	if (stat(a->tpath, &st) != 0) {
 		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, strerror(errno));
-		return errno == ENOENT ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
+		return errno == ENOENT ? XC_EXIT_USAGE : XC_EXIT_OPERATIONAL;
 	}
 	if ((stat(a->o->file, &other) == 0 && same_file(&st, &other)) ||
 	    (a->o->undo && stat(a->o->undo, &other) == 0 && same_file(&st, &other))) {
 		fprintf(a->errs, "xfsrecon: %s is the plan or the undo file, not a target\n", a->tpath);
-		return XR_EXIT_USAGE;
+		return XC_EXIT_USAGE;
 	}
 	if (S_ISBLK(st.st_mode)) {
 		/* Mounted is refused before any open for writing; O_EXCL (which
@@ -215,39 +215,39 @@ static int open_target(struct ap *a)
 		if (device_busy(&st)) {
 			fprintf(a->errs, "xfsrecon: %s is mounted or in use: refusing to write to it\n",
 				a->tpath);
-			return XR_EXIT_LEFT;
+			return XC_EXIT_LEFT;
 		}
 		a->fd = open(a->tpath, mode | O_EXCL | O_CLOEXEC);
 		if (a->fd < 0 && errno == EBUSY) {
 			fprintf(a->errs, "xfsrecon: %s is mounted or in use: refusing to write to it\n",
 				a->tpath);
-			return XR_EXIT_LEFT;
+			return XC_EXIT_LEFT;
 		}
 	} else if (S_ISREG(st.st_mode)) {
 		if (loop_busy(&st, why, sizeof(why))) {
 			fprintf(a->errs, "xfsrecon: %s: %s: refusing to write to it\n", a->tpath, why);
-			return XR_EXIT_LEFT;
+			return XC_EXIT_LEFT;
 		}
 		a->fd = open(a->tpath, mode | O_CLOEXEC);
 	} else {
 		fprintf(a->errs, "xfsrecon: %s: not an image file or a block device\n", a->tpath);
-		return XR_EXIT_USAGE;
+		return XC_EXIT_USAGE;
 	}
 	if (a->fd < 0) {
 		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, strerror(errno));
-		return XR_EXIT_OPERATIONAL;
+		return XC_EXIT_OPERATIONAL;
 	}
 	/* The file opened is the one checked (no swap in between). */
 	if (fstat(a->fd, &fst) != 0 || !same_file(&st, &fst) || fst.st_mode != st.st_mode) {
 		fprintf(a->errs, "xfsrecon: %s changed while it was opened\n", a->tpath);
-		return XR_EXIT_OPERATIONAL;
+		return XC_EXIT_OPERATIONAL;
 	}
 	a->tsize = (uint64_t)st.st_size;
 #ifdef BLKGETSIZE64
 	if (S_ISBLK(st.st_mode) && ioctl(a->fd, BLKGETSIZE64, &a->tsize) != 0) {
 		fprintf(a->errs, "xfsrecon: %s: cannot get the device size: %s\n", a->tpath,
 			strerror(errno));
-		return XR_EXIT_OPERATIONAL;
+		return XC_EXIT_OPERATIONAL;
 	}
 #endif
 	return 0;
@@ -273,7 +273,7 @@ static int locate_filesystem(struct ap *a)
 		if (a->o->offset >= a->tsize) {
 			fprintf(a->errs, "xfsrecon: --offset %" PRIu64 " is past the end of %s (%" PRIu64
 				" bytes)\n", a->o->offset, a->tpath, a->tsize);
-			return XR_EXIT_USAGE;
+			return XC_EXIT_USAGE;
 		}
 		a->base = a->o->offset;
 		a->fslen = a->tsize - a->base;
@@ -290,12 +290,12 @@ static int locate_filesystem(struct ap *a)
 		if (!a->o->partition)
 			return 0;  /* no table: byte 0, refused later as no XFS there */
 		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, err);
-		return rc == XERR_USAGE ? XR_EXIT_USAGE : XR_EXIT_LEFT;
+		return rc == XERR_USAGE ? XC_EXIT_USAGE : XC_EXIT_LEFT;
 	}
 	if (part.start >= a->tsize) {
 		fprintf(a->errs, "xfsrecon: %s: partition %d starts past the end\n", a->tpath,
 			part.index);
-		return XR_EXIT_LEFT;
+		return XC_EXIT_LEFT;
 	}
 	a->base = part.start;
 	a->fslen = part.length < a->tsize - part.start ? part.length : a->tsize - part.start;
@@ -478,12 +478,12 @@ static int prepare_undo(struct ap *a)
 		rc = xr_pf_load(a->o->undo, XR_PF_UNDO, &u, err, sizeof(err));
 		if (rc) {
 			fprintf(a->errs, "xfsrecon: %s exists and is no undo file: %s\n", a->o->undo, err);
-			return XR_EXIT_USAGE;
+			return XC_EXIT_USAGE;
 		}
 		if (!undo_matches(&a->pf, &u)) {
 			xr_pf_release(&u);
 			fprintf(a->errs, "xfsrecon: %s exists and undoes another plan\n", a->o->undo);
-			return XR_EXIT_USAGE;
+			return XC_EXIT_USAGE;
 		}
 		xr_pf_release(&u);
 		fprintf(a->out, "resuming: %s (written by an earlier apply of this plan) is kept\n",
@@ -495,11 +495,11 @@ static int prepare_undo(struct ap *a)
 			"apply?); their old bytes are gone, so a new undo file would be incomplete.\n"
 			"xfsrecon: name the undo file the first apply wrote, or apply without --undo\n",
 			a->ndone, a->tpath);
-		return XR_EXIT_LEFT;
+		return XC_EXIT_LEFT;
 	}
 	rc = write_undo(a);
 	if (rc)
-		return XR_EXIT_OPERATIONAL;
+		return XC_EXIT_OPERATIONAL;
 	fprintf(a->out, "undo file %s written\n", a->o->undo);
 	return 0;
 }
@@ -521,7 +521,7 @@ static int write_all_changes(struct ap *a)
 				   a->base + c->offset) != 0) {
 			fprintf(a->errs, "xfsrecon: %s: write of %" PRIu32 " bytes at byte %" PRIu64
 				" failed: %s\n", a->tpath, c->len, a->base + c->offset, strerror(errno));
-			return XR_EXIT_OPERATIONAL;
+			return XC_EXIT_OPERATIONAL;
 		}
 		written++;
 		if (stop && written == stop)
@@ -529,7 +529,7 @@ static int write_all_changes(struct ap *a)
 	}
 	if (fsync(a->fd) != 0) {
 		fprintf(a->errs, "xfsrecon: %s: fsync: %s\n", a->tpath, strerror(errno));
-		return XR_EXIT_OPERATIONAL;
+		return XC_EXIT_OPERATIONAL;
 	}
 	/* Read back: every range must now hold what the plan writes. */
 	for (size_t i = 0; i < a->pf.nchanges; i++) {
@@ -539,14 +539,14 @@ static int write_all_changes(struct ap *a)
 		if (xr_pread_full(a->fd, a->buf, c->len, a->base + c->offset) != 0) {
 			fprintf(a->errs, "xfsrecon: %s: reading back byte %" PRIu64 ": %s\n", a->tpath,
 				a->base + c->offset, strerror(errno));
-			return XR_EXIT_OPERATIONAL;
+			return XC_EXIT_OPERATIONAL;
 		}
 		xsha256(a->buf, c->len, sha);
 		if (memcmp(sha, c->after, 32)) {
 			fprintf(a->errs, "xfsrecon: %s: ", a->tpath);
 			describe(a->errs, c);
 			fprintf(a->errs, " does not hold the written bytes after the sync\n");
-			return XR_EXIT_OPERATIONAL;
+			return XC_EXIT_OPERATIONAL;
 		}
 	}
 	return 0;
@@ -568,7 +568,7 @@ int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
 	rc = xr_pf_load(o->file, o->undo_mode ? XR_PF_UNDO : XR_PF_PLAN, &a.pf, err, sizeof(err));
 	if (rc) {
 		fprintf(errs, "xfsrecon: %s\n", err);
-		return rc == XERR_USAGE ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
+		return rc == XERR_USAGE ? XC_EXIT_USAGE : XC_EXIT_OPERATIONAL;
 	}
 	code = open_target(&a);
 	if (!code)
@@ -577,12 +577,12 @@ int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
 		goto out;
 	if (classify(&a)) {
 		fprintf(errs, "xfsrecon: out of memory\n");
-		code = XR_EXIT_OPERATIONAL;
+		code = XC_EXIT_OPERATIONAL;
 		goto out;
 	}
 	if (!same_filesystem(&a)) {
 		fprintf(errs, "xfsrecon: %s: refused, nothing written\n", verb);
-		code = XR_EXIT_LEFT;
+		code = XC_EXIT_LEFT;
 		goto out;
 	}
 	for (size_t i = 0; i < a.pf.nchanges; i++) {
@@ -596,18 +596,18 @@ int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
 	if (a.nother) {
 		fprintf(errs, "xfsrecon: %s: %s: %zu of %zu planned ranges diverged; refused, nothing "
 			"written\n", verb, a.tpath, a.nother, a.pf.nchanges);
-		code = XR_EXIT_LEFT;
+		code = XC_EXIT_LEFT;
 		goto out;
 	}
 	if (o->dry_run) {
 		fprintf(out, "verified: %s is the planned filesystem; %zu writes to make, %zu already "
 			"made (dry run: nothing written)\n", a.tpath, a.ntodo, a.ndone);
-		code = XR_EXIT_CLEAN;
+		code = XC_EXIT_CLEAN;
 		goto out;
 	}
 	if (a.ntodo == 0) {
 		fprintf(out, "nothing to do: all %zu writes are already in %s\n", a.ndone, a.tpath);
-		code = XR_EXIT_CLEAN;
+		code = XC_EXIT_CLEAN;
 		goto out;
 	}
 	if (!o->undo_mode) {
@@ -621,11 +621,11 @@ int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
 	fprintf(out, "%s: %zu writes (%" PRIu64 " bytes in all ranges) made and read back, %zu "
 		"were already in place\n", o->undo_mode ? "restored" : "applied", a.ntodo,
 		a.pf.payload_len, a.ndone);
-	code = XR_EXIT_CLEAN;
+	code = XC_EXIT_CLEAN;
 out:
-	if (a.fd >= 0 && close(a.fd) != 0 && code == XR_EXIT_CLEAN && !o->dry_run) {
+	if (a.fd >= 0 && close(a.fd) != 0 && code == XC_EXIT_CLEAN && !o->dry_run) {
 		fprintf(errs, "xfsrecon: %s: close: %s\n", a.tpath, strerror(errno));
-		code = XR_EXIT_OPERATIONAL;
+		code = XC_EXIT_OPERATIONAL;
 	}
 	free(a.buf);
 	free(a.state);
