@@ -52,6 +52,10 @@ struct cli {
 	bool        quiet;
 	bool        no_hash;
 	const char *dest;
+	bool        verbose;
+	bool        same_owner;
+	bool        preserve_privileges;
+	uint64_t    max_bytes;
 	bool        ls_long;
 	bool        ls_recursive;
 	bool        ls_deleted;
@@ -115,6 +119,14 @@ static void usage(FILE *f)
 		"  --progress              report progress on standard error\n"
 		"  -q, --quiet             (check) print only the summary line\n"
 		"  -C, --directory DIR     (extract) the host directory to extract into\n"
+		"  --same-owner            (extract) give entries the image's uid and gid\n"
+		"                          (default: they belong to whoever runs extract)\n"
+		"  --preserve-privileges   (extract) keep setuid/setgid/sticky bits, create device\n"
+		"                          nodes, set trusted.* and security.* attributes\n"
+		"                          (default: all stripped, and counted)\n"
+		"  --max-bytes N           (extract) stop before writing more than N bytes of data\n"
+		"                          (always: before the destination's free space runs out)\n"
+		"  -v, --verbose           (extract) name each thing stripped on standard error\n"
 		"  -l, --long              (ls) inode, type and mode, links, owner, size, mtime\n"
 		"  -R, --recursive         (ls) every path below, one per line\n"
 		"  --deleted               (ls) also names of deleted entries still in the blocks\n"
@@ -147,7 +159,7 @@ static void usage(FILE *f)
 
 /* Codes of long options without a short letter: past every char, so a new
  * option cannot collide with a letter another one uses. */
-enum { OPT_LOG_ONLY = 0x100, OPT_UNDO };
+enum { OPT_LOG_ONLY = 0x100, OPT_UNDO, OPT_SAME_OWNER, OPT_PRESERVE_PRIV, OPT_MAX_BYTES };
 
 static int parse_cli(int argc, char **argv, struct cli *c)
 {
@@ -163,6 +175,10 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 		{ "no-replay", no_argument, NULL, 'Z' },
 		{ "log-only", no_argument, NULL, OPT_LOG_ONLY },
 		{ "undo", required_argument, NULL, OPT_UNDO },
+		{ "same-owner", no_argument, NULL, OPT_SAME_OWNER },
+		{ "preserve-privileges", no_argument, NULL, OPT_PRESERVE_PRIV },
+		{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
+		{ "verbose", no_argument, NULL, 'v' },
 		{ "partition", required_argument, NULL, 'p' },
 		{ "annotate", no_argument, NULL, 'a' },
 		{ "json", no_argument, NULL, 'J' },
@@ -185,7 +201,7 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 	int opt;
 
 	memset(c, 0, sizeof(*c));
-	while ((opt = getopt_long(argc, argv, "qhlRC:0o:", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "qhlRC:0o:v", longopts, NULL)) != -1) {
 		uint64_t v;
 
 		switch (opt) {
@@ -218,6 +234,23 @@ static int parse_cli(int argc, char **argv, struct cli *c)
 			break;
 		case OPT_UNDO:
 			c->undo = optarg;
+			break;
+		case OPT_SAME_OWNER:
+			c->same_owner = true;
+			break;
+		case OPT_PRESERVE_PRIV:
+			c->preserve_privileges = true;
+			break;
+		case OPT_MAX_BYTES:
+			if (xa_parse_u64(optarg, &v) || v == 0) {
+				fprintf(stderr, "xfsrecon: --max-bytes needs a byte count, not '%s'\n",
+					optarg);
+				return -1;
+			}
+			c->max_bytes = v;
+			break;
+		case 'v':
+			c->verbose = true;
 			break;
 		case 'O':
 			if (xa_parse_u64(optarg, &v)) {
@@ -511,6 +544,12 @@ static int run(const struct cli *c)
 		fprintf(stderr, "xfsrecon: unexpected argument '%s'\n", c->args[0]);
 		return EXIT_USAGE;
 	}
+	if ((c->same_owner || c->preserve_privileges || c->max_bytes || c->verbose) &&
+	    strcmp(c->command, "extract")) {
+		fprintf(stderr, "xfsrecon: --same-owner, --preserve-privileges, --max-bytes and -v "
+			"belong to extract\n");
+		return EXIT_USAGE;
+	}
 	if (c->log_only && strcmp(c->command, "info") && strcmp(c->command, "check")) {
 		fprintf(stderr, "xfsrecon: --log-only belongs to info and check\n");
 		return EXIT_USAGE;
@@ -561,15 +600,22 @@ static int run(const struct cli *c)
 		return rc ? exit_for_error(rc) : EXIT_CLEAN;
 	}
 	if (!strcmp(c->command, "extract")) {
-		struct xa_extract_opts eo = { c->dest, true };
+		struct xa_extract_opts eo = { c->dest, true, c->verbose, c->same_owner,
+					      c->preserve_privileges, c->max_bytes };
 		struct xa_extract_stats es;
 
 		rc = xa_cmd_extract(&ctx, c->nargs ? c->args[0] : "/", &eo, &es, stderr);
-		if (!c->quiet)
+		if (!c->quiet) {
 			printf("extracted %" PRIu64 " files (%" PRIu64 " bytes), %" PRIu64
 			       " directories, %" PRIu64 " symlinks, %" PRIu64 " special files; %" PRIu64
 			       " skipped, %" PRIu64 " damaged\n", es.files, es.bytes, es.dirs,
 			       es.symlinks, es.specials, es.skipped, es.damaged);
+			printf("stripped: %" PRIu64 " setuid/setgid/sticky modes, %" PRIu64
+			       " device nodes, %" PRIu64 " trusted/security attributes, %" PRIu64
+			       " owners not reproduced; %" PRIu64 " blocks mapped twice left as holes\n",
+			       es.strip_modes, es.strip_devices, es.strip_xattrs, es.strip_owners,
+			       es.dup_blocks);
+		}
 		xa_ctx_release(&ctx);
 		return rc ? exit_for_error(rc) : EXIT_CLEAN;
 	}
