@@ -156,12 +156,17 @@ static void times_of(const struct xa_inode *ip, struct timespec ts[2])
 	ts[1].tv_nsec = ip->d.mtime.nsec < 1000000000u ? (long)ip->d.mtime.nsec : 0;
 }
 
-/* The permission bits the host entry gets. */
+/*
+ * The permission bits the host entry gets.  A directory keeps its setgid
+ * and sticky bits: they grant nothing (they pick the group of new entries
+ * and restrict who may delete them), and a 1777 directory made 0777 would
+ * be weaker, not safer.
+ */
 static mode_t host_mode(struct xstate *x, const char *name, const struct xa_inode *ip)
 {
 	unsigned m = ip->d.mode & 07777u;
 
-	if ((m & 07000u) && !x->o->preserve_privileges) {
+	if ((m & 07000u) && (ip->d.mode & 0170000u) != 0040000u && !x->o->preserve_privileges) {
 		x->st->strip_modes++;
 		if (x->o->verbose)
 			fprintf(x->err, "xfsrecon: %s/%s: mode 0%o extracted as 0%o (setuid, setgid "

@@ -29,7 +29,7 @@ struct xa_extract_stats {
 	uint64_t damaged;      /* files with byte ranges that could not be read,
 				* mapped twice, or cut at a damaged size */
 	/* Stripped by default (see xa_cmd_extract): */
-	uint64_t strip_modes;    /* entries whose setuid/setgid/sticky bits were dropped */
+	uint64_t strip_modes;    /* non-directories whose setuid/setgid/sticky bits were dropped */
 	uint64_t strip_owners;   /* entries whose uid/gid was not reproduced */
 	uint64_t strip_devices;  /* device nodes not created */
 	uint64_t strip_xattrs;   /* trusted.* / security.* attributes not set */
@@ -50,7 +50,7 @@ struct xa_extract_stats {
  * symlink by someone who can write into dest changes nothing outside.
  * Unless asked (o->same_owner, o->preserve_privileges), what would hand
  * privileges from the image to the host is stripped, as tar does for a
- * user: setuid/setgid/sticky bits, the image's owners, device nodes,
+ * user: setuid/setgid/sticky bits of non-directories, the image's owners, device nodes,
  * trusted.* and security.* attributes; st counts what was.
  * Data: holes, unwritten extents, unreadable ranges and all-zero blocks
  * stay holes; a block mapped twice in one file is written once; nothing
