@@ -61,6 +61,7 @@ struct xstate {
 	int                      rc;       /* first operational error */
 	const char              *cur_path; /* for messages */
 	struct xa_extract_refc  *refc;     /* refcountbt evidence, read on demand */
+	uint64_t                 room;     /* free bytes in the destination, last seen */
 };
 
 /* Host name for an on-disk name: "/" and NUL escaped; never "." or "..". */
@@ -252,12 +253,18 @@ static bool room_for(struct xstate *x, int fd, const char *name, size_t n)
 			x->st->bytes);
 		goto stop;
 	}
-	if (fstatvfs(fd, &sv) == 0 && (uint64_t)sv.f_bavail * sv.f_frsize < n) {
-		fprintf(x->err, "xfsrecon: %s/%s: stopped: the destination %s has %" PRIu64
-			" bytes free, not enough for the next %zu bytes\n", x->cur_path, name,
-			x->o->dest, (uint64_t)sv.f_bavail * sv.f_frsize, n);
-		goto stop;
+	/* The free space is asked again only when what was left at the last
+	 * look is used up (one fstatvfs per run, not per block). */
+	if (n > x->room && fstatvfs(fd, &sv) == 0) {
+		x->room = (uint64_t)sv.f_bavail * sv.f_frsize;
+		if (x->room < n) {
+			fprintf(x->err, "xfsrecon: %s/%s: stopped: the destination %s has %" PRIu64
+				" bytes free, not enough for the next %zu bytes\n", x->cur_path, name,
+				x->o->dest, x->room, n);
+			goto stop;
+		}
 	}
+	x->room = x->room > n ? x->room - n : 0;
 	return true;
 stop:
 	x->st->limit_hit = true;

@@ -50,8 +50,8 @@ struct xa_extract_stats {
  * symlink by someone who can write into dest changes nothing outside.
  * Unless asked (o->same_owner, o->preserve_privileges), what would hand
  * privileges from the image to the host is stripped, as tar does for a
- * user: setuid/setgid/sticky bits of non-directories, the image's owners, device nodes,
- * trusted.* and security.* attributes; st counts what was.
+ * user: setuid/setgid/sticky bits of non-directories, the image's owners,
+ * device nodes, trusted.* and security.* attributes; st counts what was.
  * Data: holes, unwritten extents, unreadable ranges and all-zero blocks
  * stay holes; a block mapped twice in one file is written once; nothing
  * is written past o->max_bytes or the destination's free space.
