@@ -429,6 +429,7 @@ static void extract_symlink(struct xstate *x, int dirfd, const char *name, const
 {
 	uint8_t raw[XFMT_SYMLINK_MAXLEN];
 	char target[XFMT_SYMLINK_MAXLEN + 1];
+	struct timespec ts[2];
 	size_t n = 0;
 	int rc = xa_symlink_target(x->ctx, ip, raw, &n, NULL);
 
@@ -455,12 +456,8 @@ static void extract_symlink(struct xstate *x, int dirfd, const char *name, const
 	/* Both calls act on the link itself, whatever it points to: a link
 	 * has no mode, and nothing here can follow it. */
 	set_owner(x, -1, dirfd, name, ip);
-	{
-		struct timespec ts[2];
-
-		times_of(ip, ts);
-		(void)utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW);
-	}
+	times_of(ip, ts);
+	(void)utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW);
 }
 
 static void extract_special(struct xstate *x, int dirfd, const char *name, const struct xa_inode *ip)
