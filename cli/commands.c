@@ -57,6 +57,10 @@ static const struct xc_cmd_option ls_opts[] = {
 static const struct xc_cmd_option extract_opts[] = {
 	{ XC_OPT_DIRECTORY, "the existing host directory to extract into (required)" },
 	{ XC_OPT_QUIET, "do not print the closing count of what was extracted" },
+	{ XC_OPT_SAME_OWNER, NULL },
+	{ XC_OPT_PRESERVE_PRIVILEGES, NULL },
+	{ XC_OPT_MAX_BYTES, NULL },
+	{ XC_OPT_VERBOSE, NULL },
 	IMAGE_OPTS,
 	END
 };
@@ -142,7 +146,10 @@ const struct xc_command xc_commands[] = {
 	{ "ls", "IMAGE [PATH]", 1, 2, "list a directory (PATH defaults to /)",
 	  NULL, ls_opts, xc_run_files },
 	{ "extract", "IMAGE [PATH] -C DIR", 1, 2, "copy files out into DIR (PATH defaults to /)",
-	  "Nothing is written outside DIR and no existing file is replaced.",
+	  "Nothing is written outside DIR and no existing file is replaced. What would "
+	  "carry privileges from the image to the host (setuid/setgid/sticky bits, owners, "
+	  "device nodes, trusted.* and security.* attributes) is stripped unless asked, "
+	  "and counted. Zero blocks and blocks a file maps twice are left as holes.",
 	  extract_opts, xc_run_files },
 	{ "bodyfile", "IMAGE", 1, 1, "every path as a Sleuth Kit body line (mactime input)",
 	  NULL, plain_opts, xc_run_files },

@@ -52,6 +52,17 @@ const struct xc_option xc_options[XC_OPT_COUNT] = {
 	[XC_OPT_UNDO] = { "undo", 0, "UNDO",
 			  "write the old bytes to UNDO before writing (or resume an interrupted "
 			  "apply that wrote UNDO)" },
+	[XC_OPT_SAME_OWNER] = { "same-owner", 0, NULL,
+				"give entries the image's uid and gid (default: they belong to "
+				"whoever runs extract)" },
+	[XC_OPT_PRESERVE_PRIVILEGES] = { "preserve-privileges", 0, NULL,
+					 "keep setuid/setgid/sticky bits, create device nodes, set "
+					 "trusted.* and security.* attributes (default: all stripped, "
+					 "and counted)" },
+	[XC_OPT_MAX_BYTES] = { "max-bytes", 0, "N",
+			       "stop before writing more than N bytes of data (always: before "
+			       "the destination's free space runs out)" },
+	[XC_OPT_VERBOSE] = { "verbose", 'v', NULL, "name each thing stripped on standard error" },
 	[XC_OPT_HELP] = { "help", 'h', NULL, "this command's usage and options" },
 	[XC_OPT_VERSION] = { "version", 0, NULL, "the version" },
 };
@@ -95,6 +106,13 @@ static int take_value(struct xc_args *a, enum xc_opt o, const char *v, FILE *err
 			return -1;
 		}
 		a->io.partition = (int)n;
+		break;
+	case XC_OPT_MAX_BYTES:
+		if (xa_parse_u64(v, &n) || n == 0) {
+			fprintf(err, "xfsrecon: --max-bytes needs a byte count, not '%s'\n", v);
+			return -1;
+		}
+		a->max_bytes = n;
 		break;
 	case XC_OPT_AG:
 		if (xa_parse_u64(v, &n) || n > UINT32_MAX) {

@@ -41,6 +41,10 @@ enum xc_opt {
 	XC_OPT_NO_REPLAY,
 	XC_OPT_LOG_ONLY,
 	XC_OPT_UNDO,
+	XC_OPT_SAME_OWNER,
+	XC_OPT_PRESERVE_PRIVILEGES,
+	XC_OPT_MAX_BYTES,
+	XC_OPT_VERBOSE,
 	XC_OPT_HELP,
 	XC_OPT_VERSION,
 	XC_OPT_COUNT
@@ -66,6 +70,7 @@ struct xc_args {
 	const char *report;
 	const char *undo;
 	uint32_t    ag;
+	uint64_t    max_bytes;
 	struct ximg_open_opts io;   /* --offset, --partition */
 	int         nwords;    /* operands in order: the command, then its own */
 	char      **words;

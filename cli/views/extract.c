@@ -8,8 +8,19 @@
  * out ("." and ".." are never created, "/" cannot appear in a created name),
  * and a symlink extracted from the image is never followed: it is created
  * with symlinkat and nothing is ever opened through it.
+ * Attributes are set through the descriptor of the entry just created
+ * (fchown, fchmod, futimens, fsetxattr), never by a name someone who can
+ * write into the destination could have swapped for a symlink meanwhile;
+ * symlinks get their owner and times from the no-follow calls, which act
+ * on the link itself.  The owner is set before the mode: chown clears the
+ * setuid and setgid bits, and until the mode is set the file is 0600.
+ * Privileges: unless asked, what would carry privileges from the image to
+ * the host is stripped (see extract.h) and counted.
  * Bounds: directories are visited once each (a set of inode numbers) and
  * depth is capped, with the descriptors of the open path bounded likewise.
+ * Bytes written are bounded by the filesystem's blocks (a block mapped
+ * twice in one file is written once, see extract_map.c; zero blocks are
+ * not written), by --max-bytes and by the destination's free space.
  */
 #include "cli/views/extract.h"
 
@@ -19,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -31,6 +43,7 @@
 #include "analyzer/model/xattr.h"
 #include "analyzer/report/report_xml.h"
 #include "analyzer/scan/fork_walk.h"
+#include "cli/views/extract_map.h"
 #include "cli/views/files.h"
 #include "formats/symlink.h"
 
@@ -47,6 +60,8 @@ struct xstate {
 	bool                     tty;
 	int                      rc;       /* first operational error */
 	const char              *cur_path; /* for messages */
+	struct xa_extract_refc  *refc;     /* refcountbt evidence, read on demand */
+	uint64_t                 room;     /* free bytes in the destination, last seen */
 };
 
 /* Host name for an on-disk name: "/" and NUL escaped; never "." or "..". */
@@ -96,6 +111,17 @@ static int set_one_xattr(void *arg, const struct xa_xattr *a)
 	if (a->ns == XFMT_ATTR_NS_PARENT || !*prefix || memchr(a->name, 0, a->namelen))
 		return 0;
 	snprintf(key, sizeof(key), "%s%.*s", prefix, (int)a->namelen, (const char *)a->name);
+	/* trusted.* and security.* steer the host's kernel and security
+	 * modules (capabilities, SELinux labels, overlayfs): not from an image
+	 * unless asked. */
+	if ((a->ns == XFMT_ATTR_NS_TRUSTED || a->ns == XFMT_ATTR_NS_SECURE) &&
+	    !xs->x->o->preserve_privileges) {
+		xs->x->st->strip_xattrs++;
+		if (xs->x->o->verbose)
+			fprintf(xs->x->err, "xfsrecon: %s/%s: attribute %s not set "
+				"(--preserve-privileges sets it)\n", xs->x->cur_path, xs->name, key);
+		return 0;
+	}
 	if (fsetxattr(xs->fd, key, a->value, a->valuelen, 0) != 0) {
 		fprintf(xs->x->err, "xfsrecon: %s/%s: cannot set attribute %s: %s\n",
 			xs->x->cur_path, xs->name, key, strerror(errno));
@@ -123,21 +149,71 @@ static void set_xattrs(struct xstate *x, int fd, const char *name, const struct 
 	}
 }
 
-static void set_meta(int dirfd, const char *name, const struct xa_inode *ip, bool is_link)
+static void times_of(const struct xa_inode *ip, struct timespec ts[2])
 {
-	struct timespec ts[2];
-
-	/* Ownership only when we may (running as root); failures are not
-	 * errors: the bytes matter more than the metadata. */
-	if (geteuid() == 0)
-		(void)fchownat(dirfd, name, ip->d.uid, ip->d.gid, AT_SYMLINK_NOFOLLOW);
-	if (!is_link)
-		(void)fchmodat(dirfd, name, ip->d.mode & 07777, 0);
 	ts[0].tv_sec = (time_t)ip->d.atime.sec;
 	ts[0].tv_nsec = ip->d.atime.nsec < 1000000000u ? (long)ip->d.atime.nsec : 0;
 	ts[1].tv_sec = (time_t)ip->d.mtime.sec;
 	ts[1].tv_nsec = ip->d.mtime.nsec < 1000000000u ? (long)ip->d.mtime.nsec : 0;
-	(void)utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW);
+}
+
+/*
+ * The permission bits the host entry gets.  A directory keeps its setgid
+ * and sticky bits: they grant nothing (they pick the group of new entries
+ * and restrict who may delete them), and a 1777 directory made 0777 would
+ * be weaker, not safer.
+ */
+static mode_t host_mode(struct xstate *x, const char *name, const struct xa_inode *ip)
+{
+	unsigned m = ip->d.mode & 07777u;
+
+	if ((m & 07000u) && (ip->d.mode & 0170000u) != 0040000u && !x->o->preserve_privileges) {
+		x->st->strip_modes++;
+		if (x->o->verbose)
+			fprintf(x->err, "xfsrecon: %s/%s: mode 0%o extracted as 0%o (setuid, setgid "
+				"and sticky bits need --preserve-privileges)\n", x->cur_path, name, m,
+				m & 0777u);
+		m &= 0777u;
+	}
+	return (mode_t)m;
+}
+
+/*
+ * The image's owner, through fd (or, for a symlink, fd < 0: on the link
+ * dirfd/name itself, which fchownat without following cannot leave).
+ * Failures are not errors: the bytes matter more than the metadata.
+ */
+static void set_owner(struct xstate *x, int fd, int dirfd, const char *name,
+		      const struct xa_inode *ip)
+{
+	int rc;
+
+	if (!x->o->same_owner) {
+		if (ip->d.uid != geteuid() || ip->d.gid != getegid()) {
+			x->st->strip_owners++;
+			if (x->o->verbose)
+				fprintf(x->err, "xfsrecon: %s/%s: owner %" PRIu32 ":%" PRIu32 " not "
+					"reproduced (--same-owner reproduces it)\n", x->cur_path, name,
+					ip->d.uid, ip->d.gid);
+		}
+		return;
+	}
+	rc = fd >= 0 ? fchown(fd, ip->d.uid, ip->d.gid)
+		     : fchownat(dirfd, name, ip->d.uid, ip->d.gid, AT_SYMLINK_NOFOLLOW);
+	if (rc != 0 && x->o->verbose)
+		fprintf(x->err, "xfsrecon: %s/%s: cannot set owner %" PRIu32 ":%" PRIu32 ": %s\n",
+			x->cur_path, name, ip->d.uid, ip->d.gid, strerror(errno));
+}
+
+/* Owner, then mode, then times, all through fd (see the file comment). */
+static void set_meta_fd(struct xstate *x, int fd, const char *name, const struct xa_inode *ip)
+{
+	struct timespec ts[2];
+
+	set_owner(x, fd, -1, name, ip);
+	(void)fchmod(fd, host_mode(x, name, ip));
+	times_of(ip, ts);
+	(void)futimens(fd, ts);
 }
 
 struct miss {
@@ -152,14 +228,121 @@ static void on_missing(void *arg, uint64_t off, uint64_t len)
 
 	m->n++;
 	fprintf(m->x->err, "xfsrecon: %s/%s: bytes %" PRIu64 "..%" PRIu64
-		" could not be read; written as zeros\n", m->x->cur_path, m->name, off, off + len - 1);
+		" could not be read; left as a hole (zeros)\n", m->x->cur_path, m->name, off, off + len - 1);
+}
+
+/* Is the block at p (len bytes) all zeros? */
+static bool all_zero(const uint8_t *p, size_t len)
+{
+	return len == 0 || (p[0] == 0 && memcmp(p, p + 1, len - 1) == 0);
+}
+
+/*
+ * May n more bytes be written to fd?  Not past --max-bytes, nor past the
+ * free space of the destination (f_bavail: what is left to the user, the
+ * root reserve kept).  When not, the whole run stops with a message.
+ */
+static bool room_for(struct xstate *x, int fd, const char *name, size_t n)
+{
+	struct statvfs sv;
+
+	if (x->o->max_bytes && (x->st->bytes > x->o->max_bytes ||
+				n > x->o->max_bytes - x->st->bytes)) {
+		fprintf(x->err, "xfsrecon: %s/%s: stopped: writing it would pass --max-bytes %" PRIu64
+			" (%" PRIu64 " bytes written so far)\n", x->cur_path, name, x->o->max_bytes,
+			x->st->bytes);
+		goto stop;
+	}
+	/* The free space is asked again only when what was left at the last
+	 * look is used up (one fstatvfs per run, not per block). */
+	if (n > x->room && fstatvfs(fd, &sv) == 0) {
+		x->room = (uint64_t)sv.f_bavail * sv.f_frsize;
+		if (x->room < n) {
+			fprintf(x->err, "xfsrecon: %s/%s: stopped: the destination %s has %" PRIu64
+				" bytes free, not enough for the next %zu bytes\n", x->cur_path, name,
+				x->o->dest, x->room, n);
+			goto stop;
+		}
+	}
+	x->room = x->room > n ? x->room - n : 0;
+	return true;
+stop:
+	x->st->limit_hit = true;
+	x->rc = XERR_NOMEM;
+	return false;
+}
+
+/*
+ * Write buf[0, n) at file offset off, leaving all-zero blocks as holes
+ * (a zero run need not take space, and an image of zeros must not fill
+ * the host).  Returns false when the file must be given up.
+ */
+static bool write_data(struct xstate *x, int fd, const char *name, const uint8_t *buf,
+		       size_t n, uint64_t off)
+{
+	size_t bs = x->ctx->geom.blocksize, i = 0;
+
+	while (i < n) {
+		size_t s, e;
+		ssize_t w;
+
+		/* skip zero blocks, then take the run of non-zero ones */
+		while (i < n && all_zero(buf + i, n - i < bs ? n - i : bs))
+			i += n - i < bs ? n - i : bs;
+		for (s = i; i < n && !all_zero(buf + i, n - i < bs ? n - i : bs); )
+			i += n - i < bs ? n - i : bs;
+		e = i;
+		if (e == s)
+			continue;
+		if (!room_for(x, fd, name, e - s))
+			return false;
+		w = pwrite(fd, buf + s, e - s, (off_t)(off + s));
+		if (w != (ssize_t)(e - s)) {
+			fprintf(x->err, "xfsrecon: %s/%s: write failed: %s\n", x->cur_path, name,
+				w < 0 ? strerror(errno) : "short write");
+			x->st->skipped++;
+			return false;
+		}
+		x->st->bytes += e - s;
+	}
+	return true;
+}
+
+/*
+ * The size to give the host file.  A size past the largest an XFS file can
+ * have (2^63 - 1 bytes, the kernel's MAX_LFS_FILESIZE; xfmt_bmap_max_fileoff)
+ * is damage: the file ends with its last mapped block instead.
+ */
+static uint64_t bounded_size(struct xstate *x, const char *name, const struct xa_inode *ip,
+			     const struct xa_extents *ex, bool *cut)
+{
+	unsigned blocklog = x->ctx->geom.blocklog;
+	uint64_t end = 0;
+
+	*cut = false;
+	if (ip->d.size <= (uint64_t)INT64_MAX)
+		return ip->d.size;
+	if (ex->n) {
+		const struct xfmt_bmbt_rec *r = &ex->v[ex->n - 1];
+		uint64_t last = r->startoff + r->blockcount;
+
+		end = last > ((uint64_t)INT64_MAX >> blocklog) ? (uint64_t)INT64_MAX
+							       : last << blocklog;
+	}
+	fprintf(x->err, "xfsrecon: %s/%s: the size %" PRIu64 " is past the largest an XFS file "
+		"can have (2^63 - 1 bytes); cut at %" PRIu64 " bytes, the end of its last mapped "
+		"block\n", x->cur_path, name, ip->d.size, end);
+	*cut = true;
+	return end;
 }
 
 static void extract_file(struct xstate *x, int dirfd, const char *name, const struct xa_inode *ip)
 {
 	struct xa_extents ex;
 	struct miss m = { x, name, 0 };
-	uint64_t off;
+	uint64_t off, size, dups = 0;
+	unsigned blocklog = x->ctx->geom.blocklog;
+	bool tangled = false, cut;
 	int fd, rc;
 
 	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -170,11 +353,26 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 		return;
 	}
 	rc = xa_extents_load(x->ctx, ip, XA_DATA_FORK, &ex);
+	if (!rc && !(ip->d.flags & XFS_DIFLAG_REALTIME))
+		rc = xa_extract_map_dedup(x->ctx, &ex, &x->refc, &dups, &tangled);
 	if (rc) {
+		xa_extents_release(&ex);
 		x->rc = rc;
 		close(fd);
 		return;
 	}
+	if (dups) {
+		fprintf(x->err, "xfsrecon: %s/%s: %" PRIu64 " blocks are mapped again at later file "
+			"offsets (the refcountbt does not say they are shared); written once, at the "
+			"first offset, the later ones left as holes%s\n", x->cur_path, name, dups,
+			tangled ? " (the map is too tangled to sort out: every overlapping mapping "
+			"was left out)" : "");
+		x->st->dup_blocks += dups;
+		m.n++;
+	}
+	size = bounded_size(x, name, ip, &ex, &cut);
+	if (cut)
+		m.n++;
 	/*
 	 * Copy the mapped ranges only; holes (and unwritten extents, which
 	 * read as zeros) stay holes on the host and ftruncate sets the size.
@@ -183,38 +381,37 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 	 */
 	for (size_t i = 0; i < ex.n && !x->rc; i++) {
 		const struct xfmt_bmbt_rec *r = &ex.v[i];
-		uint64_t start = r->startoff << x->ctx->geom.blocklog;
-		uint64_t end = (r->startoff + r->blockcount) << x->ctx->geom.blocklog;
+		uint64_t start, end, last = r->startoff + r->blockcount;
 
-		if (r->unwritten || start >= ip->d.size)
+		if (r->unwritten || r->startoff > ((uint64_t)INT64_MAX >> blocklog))
 			continue;
-		if (end > ip->d.size)
-			end = ip->d.size;
+		start = r->startoff << blocklog;
+		end = last > ((uint64_t)INT64_MAX >> blocklog) ? (uint64_t)INT64_MAX : last << blocklog;
+		if (start >= size)
+			continue;
+		if (end > size)
+			end = size;
 		for (off = start; off < end; ) {
 			size_t n = end - off < EXTRACT_CHUNK ? (size_t)(end - off) : EXTRACT_CHUNK;
-			ssize_t w;
 
 			rc = xa_file_pread(x->ctx, &ex, x->buf, n, off, on_missing, &m);
 			if (rc) {
 				x->rc = rc;
 				break;
 			}
-			w = pwrite(fd, x->buf, n, (off_t)off);
-			if (w != (ssize_t)n) {
-				fprintf(x->err, "xfsrecon: %s/%s: write failed: %s\n", x->cur_path, name,
-					w < 0 ? strerror(errno) : "short write");
-				x->st->skipped++;
+			if (!write_data(x, fd, name, x->buf, n, off)) {
 				i = ex.n;  /* give up on this file, go on with the others */
 				break;
 			}
 			off += n;
-			x->st->bytes += n;
 		}
 	}
-	if (ftruncate(fd, (off_t)ip->d.size) != 0)
+	if (ftruncate(fd, (off_t)size) != 0) {
+		fprintf(x->err, "xfsrecon: %s/%s: cannot set the size %" PRIu64 ": %s\n", x->cur_path,
+			name, size, strerror(errno));
 		x->st->skipped++;
+	}
 	set_xattrs(x, fd, name, ip);
-	close(fd);
 	if (!ex.complete) {
 		fprintf(x->err, "xfsrecon: %s/%s: the block map is damaged; unmapped ranges are "
 			"zeros\n", x->cur_path, name);
@@ -224,13 +421,15 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 		x->st->damaged++;
 	xa_extents_release(&ex);
 	x->st->files++;
-	set_meta(dirfd, name, ip, false);
+	set_meta_fd(x, fd, name, ip);
+	close(fd);
 }
 
 static void extract_symlink(struct xstate *x, int dirfd, const char *name, const struct xa_inode *ip)
 {
 	uint8_t raw[XFMT_SYMLINK_MAXLEN];
 	char target[XFMT_SYMLINK_MAXLEN + 1];
+	struct timespec ts[2];
 	size_t n = 0;
 	int rc = xa_symlink_target(x->ctx, ip, raw, &n, NULL);
 
@@ -254,28 +453,74 @@ static void extract_symlink(struct xstate *x, int dirfd, const char *name, const
 		return;
 	}
 	x->st->symlinks++;
-	set_meta(dirfd, name, ip, true);
+	/* Both calls act on the link itself, whatever it points to: a link
+	 * has no mode, and nothing here can follow it. */
+	set_owner(x, -1, dirfd, name, ip);
+	times_of(ip, ts);
+	(void)utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW);
 }
 
 static void extract_special(struct xstate *x, int dirfd, const char *name, const struct xa_inode *ip)
 {
 	size_t fsz = 0;
 	const uint8_t *fork = xfmt_dinode_fork(ip->raw, &ip->d, XA_DATA_FORK, &fsz);
+	unsigned type = ip->d.mode & 0170000u;
+	bool device = type == 0020000u || type == 0060000u;
 	dev_t dev = 0;
+	struct timespec ts[2];
+	struct stat sb;
+	mode_t old;
+	int fd, rc;
 
 	if (fork && fsz >= 4) {
 		uint32_t raw = (uint32_t)fork[0] << 24 | (uint32_t)fork[1] << 16 |
 			       (uint32_t)fork[2] << 8 | fork[3];
 		dev = makedev(raw >> 18, raw & 0x3FFFF);
 	}
-	if (mknodat(dirfd, name, (ip->d.mode & 0170000u) | 0600, dev) != 0) {
+	/*
+	 * A device node is a door into the host's hardware named by the image:
+	 * not created unless asked.  Not a placeholder either: an empty regular
+	 * file would pass for the device's contents.  FIFOs and sockets carry
+	 * nothing and are created.
+	 */
+	if (device && !x->o->preserve_privileges) {
+		x->st->strip_devices++;
+		if (x->o->verbose)
+			fprintf(x->err, "xfsrecon: %s/%s: %s device %u:%u not created "
+				"(--preserve-privileges creates it)\n", x->cur_path, name,
+				type == 0020000u ? "character" : "block", major(dev), minor(dev));
+		return;
+	}
+	/* Created with its final permission bits (umask cleared for the call),
+	 * as no descriptor able to fchmod a special file can be opened safely. */
+	old = umask(0);
+	rc = mknodat(dirfd, name, (mode_t)type | host_mode(x, name, ip), dev);
+	umask(old);
+	if (rc != 0) {
 		fprintf(x->err, "xfsrecon: %s/%s: cannot create special file: %s\n", x->cur_path,
 			name, strerror(errno));
 		x->st->skipped++;
 		return;
 	}
 	x->st->specials++;
-	set_meta(dirfd, name, ip, false);
+	/* Owner through an O_PATH descriptor of what is there now, after
+	 * checking it is still the node just made (same type, one link). */
+	fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0 && fstat(fd, &sb) == 0 && (sb.st_mode & S_IFMT) == type && sb.st_nlink == 1) {
+		if (x->o->same_owner) {
+			if (fchownat(fd, "", ip->d.uid, ip->d.gid, AT_EMPTY_PATH) != 0 && x->o->verbose)
+				fprintf(x->err, "xfsrecon: %s/%s: cannot set owner: %s\n", x->cur_path,
+					name, strerror(errno));
+		} else {
+			set_owner(x, -1, dirfd, name, ip);   /* only counts it */
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	/* Times by name, without following: at worst the times of whatever
+	 * replaced the node inside the destination. */
+	times_of(ip, ts);
+	(void)utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW);
 }
 
 struct entlist {
@@ -387,9 +632,12 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, const char *p
 			sprintf(sub, "%s/%s", path, name);
 			extract_dir(x, fd, l.v[i].ino, sub, depth + 1);
 			free(sub);
+			/* Owner, mode and times after the subtree: creating entries
+			 * inside changed the times, and the image's owner gets the
+			 * directory only once nothing more is made in it. */
+			x->cur_path = path;
+			set_meta_fd(x, fd, name, &ip);
 			close(fd);
-			/* Times last: creating entries inside changed them. */
-			set_meta(dirfd, name, &ip, false);
 		} else if (type == 0100000u) {
 			extract_file(x, dirfd, name, &ip);
 		} else if (type == 0120000u) {
@@ -435,6 +683,7 @@ int xa_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xa_extra
 	x.tty = isatty(fileno(err));
 	x.buf = malloc(EXTRACT_CHUNK);
 	x.cur_path = o->dest;
+	x.refc = NULL;
 	if (!x.buf) {
 		close(dirfd);
 		return XERR_NOMEM;
@@ -467,6 +716,7 @@ int xa_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xa_extra
 	if (x.tty && o->progress)
 		fputc('\n', err);
 	free(x.buf);
+	xa_extract_refc_free(&x.refc);
 	xa_u64set_release(&x.seen_dirs);
 	close(dirfd);
 	if (!rc && (st->skipped || st->damaged))

@@ -14,12 +14,27 @@ struct xa_ctx;
 struct xa_extract_opts {
 	const char *dest;      /* existing host directory everything goes under */
 	bool        progress;  /* a progress line on err (when err is a terminal) */
+	bool        verbose;   /* one line on err per thing stripped */
+	bool        same_owner;           /* reproduce the image's uid and gid */
+	bool        preserve_privileges;  /* setuid/setgid/sticky bits, device
+					   * nodes, trusted.* and security.* */
+	uint64_t    max_bytes; /* stop before writing more (0: no bound but the
+				* destination's free space) */
 };
 
 struct xa_extract_stats {
-	uint64_t files, dirs, symlinks, specials, bytes;
+	uint64_t files, dirs, symlinks, specials;
+	uint64_t bytes;        /* data bytes written (holes and zero blocks are not) */
 	uint64_t skipped;      /* entries that could not be created on the host */
-	uint64_t damaged;      /* files with byte ranges that could not be read */
+	uint64_t damaged;      /* files with byte ranges that could not be read,
+				* mapped twice, or cut at a damaged size */
+	/* Stripped by default (see xa_cmd_extract): */
+	uint64_t strip_modes;    /* non-directories whose setuid/setgid/sticky bits were dropped */
+	uint64_t strip_owners;   /* entries whose uid/gid was not reproduced */
+	uint64_t strip_devices;  /* device nodes not created */
+	uint64_t strip_xattrs;   /* trusted.* / security.* attributes not set */
+	uint64_t dup_blocks;     /* blocks mapped twice in one file, left as holes */
+	bool     limit_hit;      /* stopped before the byte bound or the free space */
 };
 
 /*
@@ -28,8 +43,21 @@ struct xa_extract_stats {
  * O_NOFOLLOW / O_EXCL, so no name and no symlink in the image can make a
  * write land outside dest, and nothing existing is overwritten.  Names are
  * written as stored, except that "/" and NUL bytes become \x2f / \x00.
+ *
+ * Every attribute is set through a descriptor of the entry just created
+ * (never by name, except the owner and times of a symlink, which the
+ * no-follow calls set on the link itself), so an entry swapped for a
+ * symlink by someone who can write into dest changes nothing outside.
+ * Unless asked (o->same_owner, o->preserve_privileges), what would hand
+ * privileges from the image to the host is stripped, as tar does for a
+ * user: setuid/setgid/sticky bits of non-directories, the image's owners,
+ * device nodes, trusted.* and security.* attributes; st counts what was.
+ * Data: holes, unwritten extents, unreadable ranges and all-zero blocks
+ * stay holes; a block mapped twice in one file is written once; nothing
+ * is written past o->max_bytes or the destination's free space.
  * Returns 0, XERR_IO when something was skipped or damaged (named on err),
- * or another negative xerr.
+ * XERR_NOMEM when a bound stopped it (st->limit_hit), or another negative
+ * xerr.
  */
 int xa_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xa_extract_opts *o,
 		   struct xa_extract_stats *st, FILE *err);

@@ -257,6 +257,25 @@ int xa_cmd_cat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 		rc = XERR_NOMEM;
 		goto out_ex;
 	}
+	/* A size past the largest an XFS file can have (2^63 - 1 bytes, the
+	 * kernel's MAX_LFS_FILESIZE; see xfmt_bmap_max_fileoff) is damage, not
+	 * exabytes of zeros to stream: stop at the end of the last mapped block. */
+	if (size > (uint64_t)INT64_MAX) {
+		uint64_t end = 0;
+		unsigned blocklog = ctx->geom.blocklog;
+
+		if (ex.n) {
+			uint64_t last = ex.v[ex.n - 1].startoff + ex.v[ex.n - 1].blockcount;
+
+			end = last > ((uint64_t)INT64_MAX >> blocklog) ? (uint64_t)INT64_MAX
+								       : last << blocklog;
+		}
+		fprintf(err, "xfsrecon: inode %" PRIu64 ": the size %" PRIu64 " is past the largest "
+			"an XFS file can have (2^63 - 1 bytes); stopping at %" PRIu64 " bytes, the end "
+			"of its last mapped block\n", ino, size, end);
+		size = end;
+		ms.count++;
+	}
 	for (off = 0; off < size; ) {
 		size_t n = size - off < CAT_CHUNK ? (size_t)(size - off) : CAT_CHUNK;
 

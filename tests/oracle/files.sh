@@ -7,7 +7,9 @@
 #   - `xfsrecon ls -R -l` gives each path's inode number, type, mode, link
 #     count and size as `stat` does;
 #   - `xfsrecon bodyfile` gives each path's inode, owner, size and times;
-#   - `xfsrecon extract` recreates the tree: same paths, types, modes, sizes,
+#   - `xfsrecon extract --preserve-privileges` (device nodes, setuid bits and
+#     trusted/security attributes are stripped without it) recreates the
+#     tree: same paths, types, modes, sizes,
 #     symlink targets, mtimes and extended attributes (all namespaces), and the SHA-256 of every regular file equals
 #     the kernel's.
 # Then a crafted image with hostile names (control bytes, backslashes, 255-
@@ -107,7 +109,7 @@ for name in $(corpus_names); do
 	ex="$smnt/ex"
 	rm -rf "$ex"
 	mkdir "$ex"
-	"$XFSRECON" extract -q "$img" / -C "$ex" || fail "$name: extract exited $?"
+	"$XFSRECON" extract -q --preserve-privileges "$img" / -C "$ex" || fail "$name: extract exited $?"
 	tree_meta "$ex" > "$TMPD/o.meta"
 	diff "$TMPD/k.meta" "$TMPD/o.meta" > "$TMPD/diff" ||
 		fail "$name: extracted tree differs from the kernel's: $(head -20 "$TMPD/diff")"
