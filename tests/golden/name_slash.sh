@@ -1,10 +1,11 @@
 #!/bin/sh
 # tests/golden/name_slash.sh - a "/" stored inside a name (only a damaged or
-# hostile image holds one) must not pose as a path separator: ls, ls -R and
-# bodyfile print it as \x2F, a backslash in a name as \\ (so the escape is
-# unambiguous), ls -0 keeps the stored bytes, and check reports the name
-# as dirBadName without printing it.  The name is written with xfs_db, and
-# xfs_repair -n confirms the image holds an illegal character.
+# hostile image holds one) must not pose as a path separator: ls, ls -R,
+# bodyfile and map's titles print it as \x2F, a backslash in a name as \\
+# (so the escape is unambiguous), ls -0 keeps the stored bytes, and check
+# reports the name as dirBadName without printing it.  The name is written
+# with xfs_db, and xfs_repair -n confirms the image holds an illegal
+# character.
 . "$top_srcdir/tests/lib.sh"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root for loop mounts"
@@ -44,6 +45,11 @@ diff "$TMPD/want" "$TMPD/got" > "$TMPD/diff" || fail "ls -R: $(cat "$TMPD/diff")
 
 "$XFSRECON" bodyfile "$img" | cut -d'|' -f2 | grep '^/d/' > "$TMPD/got"
 diff "$TMPD/want" "$TMPD/got" > "$TMPD/diff" || fail "bodyfile: $(cat "$TMPD/diff")"
+
+# map names the owner of f's data block by its path in a cell's title.
+"$XFSRECON" map "$img" -o "$TMPD/slash.svg" 2> "$TMPD/map.err" || fail "map exited $?"
+grep -q '/d/a\\x2Fb/f' "$TMPD/slash.svg" || fail "map names no /d/a\\x2Fb/f"
+grep -q '/d/a/b' "$TMPD/slash.svg" && fail "map prints the name raw"
 
 # -0 prints the names as stored.
 printf 'a/b\000a\\x2Fb\000zz\000' > "$TMPD/want0"
