@@ -31,6 +31,7 @@
 #include "formats/dir2.h"
 #include "formats/endian.h"
 #include "analyzer/model/dir.h"
+#include "analyzer/model/u64set.h"
 #include "reconstruct/repair_int.h"
 
 /* Not a directory block / not a short-form directory (never an xerr). */
@@ -82,6 +83,9 @@ static int from_rmap(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
 	uint32_t fsbpd = 1u << g->dirblklog;
 	uint64_t leaf = xfmt_dir2_leaf_firstda(g);
 	uint8_t *blk = malloc(g->dirblksize);
+	/* Blocks already salvaged: hostile records can name one block at many
+	 * offsets, and its entries are taken once. */
+	struct xa_u64set seen = { 0 };
 	int found = 0;
 
 	if (!blk)
@@ -104,9 +108,18 @@ static int from_rmap(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
 				continue;
 			for (uint64_t k = 0; k < r->len; k++) {
 				uint64_t off = r->offset + k;
-				int n;
+				int n, seen_rc;
 
 				if (off % fsbpd || k + fsbpd > r->len || off >= leaf)
+					continue;
+				seen_rc = xa_u64set_add(&seen, xfmt_geom_fsb(g, a,
+							(uint32_t)(r->agbno + k)));
+				if (seen_rc < 0) {
+					free(blk);
+					xa_u64set_release(&seen);
+					return XERR_NOMEM;
+				}
+				if (seen_rc == 0)
 					continue;
 				if (ximg_pread(ctx->img, blk, g->dirblksize,
 					       xfmt_geom_agbno_byte(g, a, (uint32_t)(r->agbno + k))) != 0)
@@ -116,6 +129,7 @@ static int from_rmap(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
 					continue;
 				if (n < 0) {
 					free(blk);
+					xa_u64set_release(&seen);
 					return n;
 				}
 				rp_space_hold(rp, a, (uint32_t)(r->agbno + k), fsbpd);
@@ -124,6 +138,7 @@ static int from_rmap(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
 		}
 	}
 	free(blk);
+	xa_u64set_release(&seen);
 	return found;
 }
 

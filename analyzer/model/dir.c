@@ -3,7 +3,8 @@
  *
  * Bounds: a shortform walk is bounded by the fork size; a block walk visits
  * each mapped directory block of the data segment once (the mappings are
- * sorted and non-overlapping) and each block's records strictly advance.
+ * sorted and non-overlapping), reads each physical block once however many
+ * offsets map it, and each block's records strictly advance.
  */
 #include "analyzer/model/dir.h"
 
@@ -15,6 +16,7 @@
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/file.h"
+#include "analyzer/model/u64set.h"
 #include "analyzer/scan/fork_walk.h"
 #include "formats/dir2_carve.h"
 #include "formats/endian.h"
@@ -66,24 +68,43 @@ static int sf_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_
 	return 0;
 }
 
-/* Assemble directory block starting at fork block da into blk. */
+/* read_dirblock: the block's filesystem blocks were read already. */
+#define DIRBLOCK_SEEN 1
+
+/*
+ * Assemble directory block starting at fork block da into blk.  A hostile
+ * bmbt can map one physical block at many logical offsets; seen holds the
+ * filesystem blocks already read for this directory, and a directory block
+ * that reuses any of them is not read again (DIRBLOCK_SEEN), so each
+ * physical block is listed once and the work follows the blocks, not the
+ * mappings.
+ */
 static int read_dirblock(struct xa_ctx *ctx, const struct xa_extents *ex, uint64_t da,
-			 uint8_t *blk, uint64_t *daddr)
+			 uint8_t *blk, uint64_t *daddr, struct xa_u64set *seen)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	uint32_t per = g->dirblksize >> g->blocklog;
 
 	for (uint32_t k = 0; k < per; k++) {
 		const struct xfmt_bmbt_rec *r = xa_extents_find(ex, da + k);
-		struct xbuf *b = NULL;
 		uint64_t fsb;
-		int rc;
 
 		if (!r || r->unwritten)
 			return XERR_RANGE;
 		fsb = r->startblock + (da + k - r->startoff);
 		if (!xfmt_geom_fsb_valid(g, fsb))
 			return XERR_RANGE;
+		if (xa_u64set_has(seen, fsb))
+			return DIRBLOCK_SEEN;
+	}
+	for (uint32_t k = 0; k < per; k++) {
+		const struct xfmt_bmbt_rec *r = xa_extents_find(ex, da + k);
+		uint64_t fsb = r->startblock + (da + k - r->startoff);
+		struct xbuf *b = NULL;
+		int rc;
+
+		if (xa_u64set_add(seen, fsb) < 0)
+			return XERR_NOMEM;
 		if (k == 0)
 			*daddr = xfmt_geom_fsb_byte(g, fsb) >> XFS_BB_SHIFT;
 		rc = xa_read(ctx, xfmt_geom_fsb_byte(g, fsb), g->blocksize, &b, NULL);
@@ -151,6 +172,7 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 	const struct xfmt_geom *g = &ctx->geom;
 	uint32_t per = g->dirblksize >> g->blocklog;
 	uint64_t leaf_da = xfmt_dir2_leaf_firstda(g);
+	struct xa_u64set seen = { 0 };
 	bool block_form;
 	struct xa_extents ex;
 	uint8_t *blk;
@@ -178,9 +200,15 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 			struct xfmt_dirent de;
 			uint64_t daddr = 0;
 			size_t pos = 0;
-			int nr;
+			int nr = read_dirblock(ctx, &ex, da, blk, &daddr, &seen);
 
-			if (read_dirblock(ctx, &ex, da, blk, &daddr) != 0) {
+			if (nr == DIRBLOCK_SEEN)
+				continue;
+			if (nr == XERR_NOMEM) {
+				rc = nr;
+				break;
+			}
+			if (nr != 0) {
 				*complete = false;
 				continue;
 			}
@@ -215,6 +243,7 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 	}
 	free(blk);
 	xa_extents_release(&ex);
+	xa_u64set_release(&seen);
 	return rc < 0 ? rc : 0;
 }
 
@@ -243,6 +272,7 @@ int xa_dir_deleted(struct xa_ctx *ctx, const struct xa_inode *dir, xa_deleted_fn
 	const struct xfmt_geom *g = &ctx->geom;
 	uint32_t per = g->dirblksize >> g->blocklog;
 	uint64_t leaf_da = xfmt_dir2_leaf_firstda(g);
+	struct xa_u64set seen = { 0 };
 	bool block_form;
 	struct xa_extents ex;
 	uint8_t *blk;
@@ -269,8 +299,13 @@ int xa_dir_deleted(struct xa_ctx *ctx, const struct xa_inode *dir, xa_deleted_fn
 			struct xfmt_dir2_unused u;
 			uint64_t daddr;
 			size_t pos = 0;
+			int got = read_dirblock(ctx, &ex, da, blk, &daddr, &seen);
 
-			if (read_dirblock(ctx, &ex, da, blk, &daddr) != 0)
+			if (got == XERR_NOMEM) {
+				rc = got;
+				break;
+			}
+			if (got != 0)
 				continue;
 			while (!rc && xfmt_dir2_unused_next(blk, g->dirblksize, g, block_form && da == 0,
 							    &pos, &u) == 1) {
@@ -285,6 +320,7 @@ int xa_dir_deleted(struct xa_ctx *ctx, const struct xa_inode *dir, xa_deleted_fn
 	}
 	free(blk);
 	xa_extents_release(&ex);
+	xa_u64set_release(&seen);
 	return rc < 0 ? rc : 0;
 }
 

@@ -1,9 +1,17 @@
 /*
- * tree.c - the directory-tree walk shared by ls -R and bodyfile.
+ * tree.c - the directory-tree walk shared by ls -R, bodyfile and map.
  *
  * An explicit stack of pending directories (not recursion) and a set of
- * directories already entered bound the walk on damaged trees: cycles and
+ * directories already stacked bound the walk on damaged trees: cycles and
  * directories with two parents are entered once, depth is capped.
+ *
+ * Memory stays linear in the number of directories however deep the tree:
+ * a directory is a frame (inode, parent frame, depth, its name's place in
+ * one arena of raw names), never a stored path.  The display and raw paths
+ * live in two buffers that hold the chain of the directory being listed;
+ * moving to the next directory cuts them back to the common ancestor and
+ * appends the names below it, so every name is escaped and copied about
+ * once per directory entered, not once per level of every path.
  */
 #include "analyzer/model/tree.h"
 
@@ -66,76 +74,194 @@ static int ent_cmp(const void *a, const void *b)
 
 struct frame {
 	uint64_t ino;
-	char    *path;
-	char    *raw;
+	size_t   parent;    /* frame index; the starting directory is its own */
+	size_t   name_off;  /* into the name arena */
+	uint8_t  namelen;
 	unsigned depth;
 };
 
-struct stack {
-	struct frame *v;
-	size_t        n, cap;
+struct buf {
+	char  *p;
+	size_t n, cap;
 };
 
-static int push(struct stack *s, uint64_t ino, char *path, char *raw, unsigned depth)
-{
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 64;
-		struct frame *n = realloc(s->v, ncap * sizeof(*n));
+struct xa_tree_walker {
+	struct frame *fr;        /* every directory stacked, in stacking order */
+	size_t        nfr, capfr;
+	size_t       *stack;     /* frames still to visit */
+	size_t        nst, capst;
+	uint8_t      *names;     /* raw names of the frames */
+	size_t        nnames, capnames;
+	/* The chain of the directory being listed: chain[d] is its ancestor at
+	 * depth d; dcut/rcut[d] the path lengths up to it (d = depth + 1: the
+	 * entry being emitted). */
+	size_t       *chain;
+	size_t       *dcut, *rcut;
+	unsigned      nchain;
+	struct buf    disp, raw;
+	size_t       *up;        /* scratch: frames to append */
+};
 
-		if (!n)
-			return XERR_NOMEM;
-		s->v = n;
-		s->cap = ncap;
-	}
-	s->v[s->n].ino = ino;
-	s->v[s->n].path = path;
-	s->v[s->n].raw = raw;
-	s->v[s->n].depth = depth;
-	s->n++;
+static int grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap = *cap ? *cap : 64;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	n = realloc(*v, ncap * size);
+	if (!n)
+		return XERR_NOMEM;
+	*v = n;
+	*cap = ncap;
 	return 0;
 }
 
-static char *join(const char *dir, const uint8_t *name, size_t len, bool raw)
+static int buf_put(struct buf *b, const void *s, size_t len)
 {
-	char *esc, *p;
-	size_t a = strlen(dir), b;
-
-	if (raw && !memchr(name, 0, len)) {
-		esc = malloc(len + 1);
-		if (esc) {
-			memcpy(esc, name, len);
-			esc[len] = '\0';
-		}
-	} else {
-		esc = xa_report_xml_escape(name, len);
-	}
-	if (!esc)
-		return NULL;
-	b = strlen(esc);
-	p = malloc(a + b + 2);
-	if (p) {
-		memcpy(p, dir, a);
-		p[a] = '/';
-		memcpy(p + a + 1, esc, b + 1);
-	}
-	free(esc);
-	return p;
+	if (grow((void **)&b->p, &b->cap, b->n + len + 1, 1))
+		return XERR_NOMEM;
+	memcpy(b->p + b->n, s, len);
+	b->n += len;
+	b->p[b->n] = '\0';
+	return 0;
 }
 
-/* Visit one directory's entries; push its subdirectories (reverse order). */
-static int visit_dir(struct xa_ctx *ctx, const struct frame *f, bool recursive, xa_tree_fn fn,
-		     void *arg, FILE *err, bool *incomplete, struct stack *st)
+static void buf_cut(struct buf *b, size_t n)
+{
+	b->n = n;
+	if (b->p)
+		b->p[n] = '\0';
+}
+
+/* Append "/" and the name to both paths (display escaped, raw as stored
+ * unless it holds a NUL) and record the lengths at chain depth d. */
+static int append_name(struct xa_tree_walker *w, unsigned d, const uint8_t *name, size_t len)
+{
+	char *esc = xa_report_name_escape(name, len);
+	int rc;
+
+	if (!esc)
+		return XERR_NOMEM;
+	rc = buf_put(&w->disp, "/", 1);
+	if (!rc)
+		rc = buf_put(&w->disp, esc, strlen(esc));
+	if (!rc)
+		rc = buf_put(&w->raw, "/", 1);
+	if (!rc && memchr(name, 0, len)) {
+		char *x = xa_report_xml_escape(name, len);
+
+		rc = x ? buf_put(&w->raw, x, strlen(x)) : XERR_NOMEM;
+		free(x);
+	} else if (!rc) {
+		rc = buf_put(&w->raw, name, len);
+	}
+	free(esc);
+	if (rc)
+		return rc;
+	w->dcut[d] = w->disp.n;
+	w->rcut[d] = w->raw.n;
+	return 0;
+}
+
+/* Make the path buffers hold frame f's paths. */
+static int set_current(struct xa_tree_walker *w, size_t f)
+{
+	size_t nup = 0, a = f;
+	int rc;
+
+	/* Climb to the nearest ancestor already on the chain (the starting
+	 * directory, frame 0, always is). */
+	while (!(w->fr[a].depth < w->nchain && w->chain[w->fr[a].depth] == a)) {
+		w->up[nup++] = a;
+		a = w->fr[a].parent;
+	}
+	w->nchain = w->fr[a].depth + 1;
+	buf_cut(&w->disp, w->dcut[w->fr[a].depth]);
+	buf_cut(&w->raw, w->rcut[w->fr[a].depth]);
+	while (nup) {
+		const struct frame *g = &w->fr[w->up[--nup]];
+
+		rc = append_name(w, g->depth, w->names + g->name_off, g->namelen);
+		if (rc)
+			return rc;
+		w->chain[g->depth] = w->up[nup];
+		w->nchain = g->depth + 1;
+	}
+	return 0;
+}
+
+static int push(struct xa_tree_walker *w, uint64_t ino, size_t parent, const uint8_t *name,
+		size_t namelen, unsigned depth)
+{
+	if (grow((void **)&w->fr, &w->capfr, w->nfr + 1, sizeof(*w->fr)) ||
+	    grow((void **)&w->stack, &w->capst, w->nst + 1, sizeof(*w->stack)) ||
+	    grow((void **)&w->names, &w->capnames, w->nnames + namelen, 1))
+		return XERR_NOMEM;
+	if (namelen)
+		memcpy(w->names + w->nnames, name, namelen);
+	w->fr[w->nfr] = (struct frame){ ino, parent, w->nnames, (uint8_t)namelen, depth };
+	w->nnames += namelen;
+	w->stack[w->nst++] = w->nfr++;
+	return 0;
+}
+
+char *xa_tree_path_cut(const struct xa_tree_entry *e, size_t raw_max, bool *cut)
+{
+	const struct xa_tree_walker *w = e->w;
+	unsigned last = e->depth, k = 0;
+	size_t dlen, rlen, rest;
+	char *tail, *out;
+
+	*cut = w->rcut[last] > raw_max;
+	if (!*cut)
+		return strdup(w->disp.p);
+	/* k: the deepest level whose whole raw path fits. */
+	while (k + 1 <= last && w->rcut[k + 1] <= raw_max)
+		k++;
+	if (w->rcut[k] > raw_max) {
+		/* Even the starting directory's path is cut. */
+		return xa_report_xml_escape(w->raw.p, raw_max);
+	}
+	dlen = w->dcut[k];
+	rlen = w->rcut[k];
+	rest = raw_max - rlen;  /* "/" and the first bytes of the next name */
+	tail = xa_report_name_escape(w->raw.p + rlen + (rest ? 1 : 0), rest ? rest - 1 : 0);
+	if (!tail)
+		return NULL;
+	out = malloc(dlen + 1 + strlen(tail) + 1);
+	if (out) {
+		memcpy(out, w->disp.p, dlen);
+		if (rest)
+			out[dlen++] = '/';
+		strcpy(out + dlen, tail);
+	}
+	free(tail);
+	return out;
+}
+
+/* Visit one directory's entries; stack its subdirectories (reverse order). */
+static int visit_dir(struct xa_ctx *ctx, struct xa_tree_walker *w, size_t fi,
+		     struct xa_u64set *seen, bool recursive, xa_tree_fn fn, void *arg, FILE *err,
+		     bool *incomplete)
 {
 	struct entlist l = { 0 };
 	struct xa_inode dir;
 	bool complete = true;
-	size_t first_push = st->n;
+	size_t first_push = w->nst;
+	uint64_t ino = w->fr[fi].ino;
+	unsigned depth = w->fr[fi].depth;
 	int rc;
 
-	rc = xa_inode_read(ctx, f->ino, &dir);
+	rc = set_current(w, fi);
+	if (rc)
+		return rc;
+	rc = xa_inode_read(ctx, ino, &dir);
 	if (rc) {
 		fprintf(err, "xfsrecon: %s: directory inode %" PRIu64 " cannot be read\n",
-			f->path[0] ? f->path : "/", f->ino);
+			w->disp.p[0] ? w->disp.p : "/", ino);
 		*incomplete = true;
 		return rc == XERR_NOMEM ? rc : 0;
 	}
@@ -143,98 +269,108 @@ static int visit_dir(struct xa_ctx *ctx, const struct frame *f, bool recursive, 
 	xa_inode_release(&dir);
 	if (!complete) {
 		fprintf(err, "xfsrecon: %s: directory inode %" PRIu64 " could not be read completely\n",
-			f->path[0] ? f->path : "/", f->ino);
+			w->disp.p[0] ? w->disp.p : "/", ino);
 		*incomplete = true;
 	}
 	if (l.n > 1)
 		qsort(l.v, l.n, sizeof(*l.v), ent_cmp);
 	for (size_t i = 0; i < l.n && !rc; i++) {
+		size_t dbase = w->disp.n, rbase = w->raw.n;
 		struct xa_tree_entry e;
 		struct xa_inode ip;
-		bool have = xa_inode_read(ctx, l.v[i].ino, &ip) == 0;
-		char *path = join(f->path, l.v[i].name, l.v[i].namelen, false);
-		char *raw = join(f->raw, l.v[i].name, l.v[i].namelen, true);
+		bool have;
 
-		if (!path || !raw) {
-			free(path);
-			free(raw);
-			if (have)
-				xa_inode_release(&ip);
-			rc = XERR_NOMEM;
+		rc = append_name(w, depth + 1, l.v[i].name, l.v[i].namelen);
+		if (rc)
 			break;
-		}
-		e.path = path;
-		e.raw_path = raw;
+		have = xa_inode_read(ctx, l.v[i].ino, &ip) == 0;
+		e.path = w->disp.p;
+		e.raw_path = w->raw.p;
+		e.raw_name = w->raw.p + rbase + 1;
 		e.name = l.v[i].name;
 		e.namelen = l.v[i].namelen;
 		e.ino = l.v[i].ino;
 		e.ftype = l.v[i].ftype;
 		e.ip = have ? &ip : NULL;
-		e.depth = f->depth + 1;
+		e.depth = depth + 1;
+		e.w = w;
 		rc = fn(arg, &e);
 		if (!rc && recursive && have && (ip.d.mode & 0170000u) == 0040000u &&
-		    f->depth + 1 < XA_TREE_MAX_DEPTH) {
-			rc = push(st, l.v[i].ino, path, raw, f->depth + 1);
-			if (!rc)
-				path = raw = NULL;
+		    depth + 1 < XA_TREE_MAX_DEPTH) {
+			int added = xa_u64set_add(seen, l.v[i].ino);
+
+			if (added < 0) {
+				rc = XERR_NOMEM;
+			} else if (added == 0) {
+				fprintf(err, "xfsrecon: %s: directory inode %" PRIu64 " was already "
+					"listed under another name; not entered again\n", e.path,
+					l.v[i].ino);
+				*incomplete = true;
+			} else {
+				rc = push(w, l.v[i].ino, fi, l.v[i].name, l.v[i].namelen, depth + 1);
+			}
 		}
-		free(path);
-		free(raw);
 		if (have)
 			xa_inode_release(&ip);
+		buf_cut(&w->disp, dbase);
+		buf_cut(&w->raw, rbase);
 	}
 	free(l.v);
-	/* Reverse what this directory pushed so it pops in name order. */
-	for (size_t a = first_push, b = st->n; b > a + 1; a++, b--) {
-		struct frame t = st->v[a];
-		st->v[a] = st->v[b - 1];
-		st->v[b - 1] = t;
+	/* Reverse what this directory stacked so it pops in name order. */
+	for (size_t a = first_push, b = w->nst; b > a + 1; a++, b--) {
+		size_t t = w->stack[a];
+
+		w->stack[a] = w->stack[b - 1];
+		w->stack[b - 1] = t;
 	}
 	return rc;
+}
+
+static void walker_release(struct xa_tree_walker *w)
+{
+	free(w->fr);
+	free(w->stack);
+	free(w->names);
+	free(w->chain);
+	free(w->dcut);
+	free(w->rcut);
+	free(w->up);
+	free(w->disp.p);
+	free(w->raw.p);
 }
 
 int xa_tree_walk(struct xa_ctx *ctx, uint64_t dir_ino, const char *dir_path, bool recursive,
 		 xa_tree_fn fn, void *arg, FILE *err, bool *incomplete)
 {
-	struct stack st = { 0 };
+	struct xa_tree_walker w = { 0 };
 	struct xa_u64set seen = { 0 };
-	char *root = strdup(dir_path), *rroot = strdup(dir_path);
+	size_t levels = XA_TREE_MAX_DEPTH + 1;
 	int rc;
 
 	*incomplete = false;
-	if (!root || !rroot) {
-		free(root);
-		free(rroot);
-		return XERR_NOMEM;
+	w.chain = calloc(levels, sizeof(*w.chain));
+	w.dcut = calloc(levels, sizeof(*w.dcut));
+	w.rcut = calloc(levels, sizeof(*w.rcut));
+	w.up = calloc(levels, sizeof(*w.up));
+	rc = !w.chain || !w.dcut || !w.rcut || !w.up ? XERR_NOMEM : 0;
+	if (!rc)
+		rc = buf_put(&w.disp, dir_path, strlen(dir_path));
+	if (!rc)
+		rc = buf_put(&w.raw, dir_path, strlen(dir_path));
+	if (!rc)
+		rc = push(&w, dir_ino, 0, NULL, 0, 0);
+	if (!rc && xa_u64set_add(&seen, dir_ino) < 0)
+		rc = XERR_NOMEM;
+	if (!rc) {
+		w.chain[0] = 0;
+		w.nchain = 1;
+		w.dcut[0] = w.disp.n;
+		w.rcut[0] = w.raw.n;
 	}
-	rc = push(&st, dir_ino, root, rroot, 0);
-	if (rc) {
-		free(root);
-		free(rroot);
-		return rc;
-	}
-	while (st.n && !rc) {
-		struct frame f = st.v[--st.n];
-		int added = xa_u64set_add(&seen, f.ino);
-
-		if (added < 0) {
-			rc = XERR_NOMEM;
-		} else if (added == 0) {
-			fprintf(err, "xfsrecon: %s: directory inode %" PRIu64 " was already listed "
-				"under another name; not entered again\n", f.path, f.ino);
-			*incomplete = true;
-		} else {
-			rc = visit_dir(ctx, &f, recursive, fn, arg, err, incomplete, &st);
-		}
-		free(f.path);
-		free(f.raw);
-	}
-	while (st.n) {
-		st.n--;
-		free(st.v[st.n].path);
-		free(st.v[st.n].raw);
-	}
-	free(st.v);
+	while (!rc && w.nst)
+		rc = visit_dir(ctx, &w, w.stack[--w.nst], &seen, recursive, fn, arg, err,
+			       incomplete);
+	walker_release(&w);
 	xa_u64set_release(&seen);
 	return rc;
 }

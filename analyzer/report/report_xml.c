@@ -83,7 +83,7 @@ static size_t utf8_safe_len(const uint8_t *s, size_t avail)
 	return n;
 }
 
-char *xa_report_xml_escape(const void *bytes, size_t len)
+static char *escape(const void *bytes, size_t len, bool slash)
 {
 	const uint8_t *s = bytes;
 	size_t pos = 0, i = 0;
@@ -104,7 +104,7 @@ char *xa_report_xml_escape(const void *bytes, size_t len)
 			out[pos++] = '\\';
 			i++;
 		} else if (b < 0x80) {
-			if (b < 0x20 || b == 0x7F)
+			if (b < 0x20 || b == 0x7F || (slash && b == '/'))
 				pos = put_hex_byte(out, pos, b);
 			else
 				out[pos++] = (char)b;
@@ -121,6 +121,16 @@ char *xa_report_xml_escape(const void *bytes, size_t len)
 	}
 	out[pos] = '\0';
 	return out;
+}
+
+char *xa_report_xml_escape(const void *bytes, size_t len)
+{
+	return escape(bytes, len, false);
+}
+
+char *xa_report_name_escape(const void *bytes, size_t len)
+{
+	return escape(bytes, len, true);
 }
 
 /* ------------------------------------------------------------ sections */

@@ -46,4 +46,11 @@ int xa_report_xml_validate(const char *xml_path, const char *xsd_path, char *err
  */
 char *xa_report_xml_escape(const void *bytes, size_t len);
 
+/*
+ * The same for one name of a directory entry, with "/" also written as
+ * \x2F: a name is never a path, so a stored "/" (which only a damaged or
+ * hostile image holds) cannot pose as a separator in a printed path.
+ */
+char *xa_report_name_escape(const void *bytes, size_t len);
+
 #endif /* XA_REPORT_XML_H */

@@ -41,7 +41,8 @@ static void mode_string(uint16_t mode, char out[13])
 	out[12] = '\0';
 }
 
-/* Names are already escaped (\xNN, \\); "|" would split the line. */
+/* Names are already escaped (\xNN, \\, a "/" in a name as \x2F); "|"
+ * would split the line. */
 static void put_path(FILE *out, const char *path)
 {
 	for (const char *p = path; *p; p++) {

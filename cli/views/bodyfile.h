@@ -14,7 +14,7 @@ struct xa_ctx;
  *   MD5|name|inode|mode|UID|GID|size|atime|mtime|ctime|crtime
  * MD5 is 0 (not computed); mode is TSK's "type/permissions" string such as
  * "r/rrw-r--r--"; times are seconds since the epoch (crtime 0 on v4, where
- * it does not exist).  "|" and unprintable bytes in names are escaped.
+ * it does not exist).  "|", "/" and unprintable bytes in names are escaped.
  * Returns 0, XERR_IO when part of the tree could not be read, or a negative xerr.
  */
 int xa_cmd_bodyfile(struct xa_ctx *ctx, FILE *out, FILE *err);

@@ -59,9 +59,13 @@ struct xstate {
 	uint8_t                 *buf;
 	bool                     tty;
 	int                      rc;       /* first operational error */
-	const char              *cur_path; /* for messages */
 	struct xa_extract_refc  *refc;     /* refcountbt evidence, read on demand */
 	uint64_t                 room;     /* free bytes in the destination, last seen */
+	/* The host path of the directory being extracted, for messages: one
+	 * buffer that grows by a name on the way down and is cut back on the
+	 * way up, so memory follows the depth, not the sum of the paths. */
+	char                    *cur_path;
+	size_t                   cur_len, cur_cap;
 };
 
 /* Host name for an on-disk name: "/" and NUL escaped; never "." or "..". */
@@ -555,8 +559,30 @@ static int collect(void *arg, const struct xfmt_dirent *de)
 	return 0;
 }
 
-static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, const char *path,
-			unsigned depth)
+/* Append "/" and name to the current path; false when memory runs out. */
+static bool path_push(struct xstate *x, const char *name)
+{
+	size_t len = strlen(name), need = x->cur_len + 1 + len + 1;
+
+	if (need > x->cur_cap) {
+		size_t ncap = x->cur_cap ? x->cur_cap : 256;
+		char *n;
+
+		while (ncap < need)
+			ncap *= 2;
+		n = realloc(x->cur_path, ncap);
+		if (!n)
+			return false;
+		x->cur_path = n;
+		x->cur_cap = ncap;
+	}
+	x->cur_path[x->cur_len] = '/';
+	memcpy(x->cur_path + x->cur_len + 1, name, len + 1);
+	x->cur_len += 1 + len;
+	return true;
+}
+
+static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, unsigned depth)
 {
 	struct entlist l = { 0 };
 	struct xa_inode dir;
@@ -565,12 +591,13 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, const char *p
 
 	if (xa_u64set_add(&x->seen_dirs, ino) <= 0) {
 		fprintf(x->err, "xfsrecon: %s: directory inode %" PRIu64 " is reached twice; "
-			"extracted once\n", path, ino);
+			"extracted once\n", x->cur_path, ino);
 		x->st->skipped++;
 		return;
 	}
 	if (xa_inode_read(x->ctx, ino, &dir) != 0) {
-		fprintf(x->err, "xfsrecon: %s: directory inode %" PRIu64 " cannot be read\n", path, ino);
+		fprintf(x->err, "xfsrecon: %s: directory inode %" PRIu64 " cannot be read\n",
+			x->cur_path, ino);
 		x->st->skipped++;
 		return;
 	}
@@ -581,7 +608,7 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, const char *p
 		goto out;
 	}
 	if (!complete) {
-		fprintf(x->err, "xfsrecon: %s: directory could not be read completely\n", path);
+		fprintf(x->err, "xfsrecon: %s: directory could not be read completely\n", x->cur_path);
 		x->st->skipped++;
 	}
 	for (size_t i = 0; i < l.n && !x->rc; i++) {
@@ -594,27 +621,26 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, const char *p
 			continue;
 		}
 		if (xa_inode_read(x->ctx, l.v[i].ino, &ip) != 0) {
-			fprintf(x->err, "xfsrecon: %s/%s: inode %" PRIu64 " cannot be read\n", path,
+			fprintf(x->err, "xfsrecon: %s/%s: inode %" PRIu64 " cannot be read\n", x->cur_path,
 				name, l.v[i].ino);
 			x->st->skipped++;
 			continue;
 		}
-		x->cur_path = path;
 		type = ip.d.mode & 0170000u;
 		if (type == 0040000u) {
-			char *sub;
+			size_t sub_len;
 			int fd;
 
 			if (depth >= EXTRACT_MAX_DEPTH) {
 				fprintf(x->err, "xfsrecon: %s/%s: deeper than %u levels; not extracted\n",
-					path, name, EXTRACT_MAX_DEPTH);
+					x->cur_path, name, EXTRACT_MAX_DEPTH);
 				x->st->skipped++;
 				xa_inode_release(&ip);
 				continue;
 			}
 			if (mkdirat(dirfd, name, 0700) != 0 ||
 			    (fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-				fprintf(x->err, "xfsrecon: %s/%s: cannot create directory: %s\n", path,
+				fprintf(x->err, "xfsrecon: %s/%s: cannot create directory: %s\n", x->cur_path,
 					name, strerror(errno));
 				x->st->skipped++;
 				xa_inode_release(&ip);
@@ -622,20 +648,19 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, const char *p
 			}
 			x->st->dirs++;
 			set_xattrs(x, fd, name, &ip);
-			sub = malloc(strlen(path) + strlen(name) + 2);
-			if (!sub) {
+			sub_len = x->cur_len;
+			if (!path_push(x, name)) {
 				x->rc = XERR_NOMEM;
 				close(fd);
 				xa_inode_release(&ip);
 				break;
 			}
-			sprintf(sub, "%s/%s", path, name);
-			extract_dir(x, fd, l.v[i].ino, sub, depth + 1);
-			free(sub);
+			extract_dir(x, fd, l.v[i].ino, depth + 1);
+			x->cur_len = sub_len;
+			x->cur_path[sub_len] = '\0';
 			/* Owner, mode and times after the subtree: creating entries
 			 * inside changed the times, and the image's owner gets the
 			 * directory only once nothing more is made in it. */
-			x->cur_path = path;
 			set_meta_fd(x, fd, name, &ip);
 			close(fd);
 		} else if (type == 0100000u) {
@@ -647,7 +672,7 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, const char *p
 			extract_special(x, dirfd, name, &ip);
 		} else {
 			fprintf(x->err, "xfsrecon: %s/%s: inode %" PRIu64 " has an invalid type; "
-				"not extracted\n", path, name, l.v[i].ino);
+				"not extracted\n", x->cur_path, name, l.v[i].ino);
 			x->st->skipped++;
 		}
 		xa_inode_release(&ip);
@@ -682,9 +707,15 @@ int xa_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xa_extra
 	x.err = err;
 	x.tty = isatty(fileno(err));
 	x.buf = malloc(EXTRACT_CHUNK);
-	x.cur_path = o->dest;
 	x.refc = NULL;
-	if (!x.buf) {
+	x.cur_path = strdup(o->dest);
+	if (x.cur_path) {
+		x.cur_len = strlen(x.cur_path);
+		x.cur_cap = x.cur_len + 1;
+	}
+	if (!x.buf || !x.cur_path) {
+		free(x.buf);
+		free(x.cur_path);
 		close(dirfd);
 		return XERR_NOMEM;
 	}
@@ -694,7 +725,7 @@ int xa_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xa_extra
 		rc = rc == XERR_NOMEM ? rc : XERR_USAGE;
 	} else {
 		if ((ip.d.mode & 0170000u) == 0040000u) {
-			extract_dir(&x, dirfd, ino, o->dest, 0);
+			extract_dir(&x, dirfd, ino, 0);
 		} else {
 			/* A single file keeps its last path component as its name. */
 			const char *slash = strrchr(target, '/');
@@ -717,6 +748,7 @@ int xa_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xa_extra
 		fputc('\n', err);
 	free(x.buf);
 	xa_extract_refc_free(&x.refc);
+	free(x.cur_path);
 	xa_u64set_release(&x.seen_dirs);
 	close(dirfd);
 	if (!rc && (st->skipped || st->damaged))

@@ -70,7 +70,7 @@ struct del_state {
 static int print_deleted(void *arg, const struct xfmt_dir2_carved *c)
 {
 	struct del_state *d = arg;
-	char *esc = xa_report_xml_escape(c->name, c->namelen);
+	char *esc = xa_report_name_escape(c->name, c->namelen);
 	const char *state = "unknown";
 	struct xa_inode ip;
 	uint64_t ino = c->ino;
@@ -127,12 +127,9 @@ static int ls_entry(void *arg, const struct xa_tree_entry *e)
 		print_entry(st->out, st->o->null ? e->raw_path : e->path, e->ino, e->ip,
 			    st->o->longfmt, end);
 	} else if (st->o->null) {
-		const char *slash = strrchr(e->raw_path, '/');
-
-		print_entry(st->out, slash ? slash + 1 : e->raw_path, e->ino, e->ip,
-			    st->o->longfmt, end);
+		print_entry(st->out, e->raw_name, e->ino, e->ip, st->o->longfmt, end);
 	} else {
-		char *esc = xa_report_xml_escape(e->name, e->namelen);
+		char *esc = xa_report_name_escape(e->name, e->namelen);
 
 		if (!esc)
 			return XERR_NOMEM;

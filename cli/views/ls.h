@@ -13,13 +13,15 @@ struct xa_ls_opts {
 	bool longfmt;    /* -l: inode, type, mode, links, uid, gid, size, mtime, name */
 	bool recursive;  /* -R: every path below, depth first, one per line */
 	bool deleted;    /* --deleted: names of removed entries still in the blocks */
-	bool null;       /* -0: names as stored, each line ended by a NUL byte */
+	bool null;       /* -0: names as stored (raw bytes, a "/" in a name
+			    included), each line ended by a NUL byte */
 };
 
 /*
  * List TARGET (a path or an inode number; default "/") to out.  Entries are
  * sorted by name bytes; "." and ".." are not listed.  Names are printed with
- * unprintable bytes escaped as \xNN (and "\" as "\\").  Returns 0, XERR_USAGE
+ * unprintable bytes and a "/" inside a name escaped as \xNN (and "\" as
+ * "\\"), so a printed path splits at its "/" into the stored names.  Returns 0, XERR_USAGE
  * for a bad target, XERR_IO when some directory could not be read completely
  * (what could be read is still listed), or another negative xerr.
  * With o->deleted, each listed directory's deleted names follow its live

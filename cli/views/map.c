@@ -202,35 +202,23 @@ struct path_walk {
 	int                  err;
 };
 
-static int add_path(struct path_walk *pw, uint64_t ino, const char *raw)
+/* Keep path s (already escaped, malloc'd: taken over) for ino. */
+static int add_path(struct path_walk *pw, uint64_t ino, char *s)
 {
 	struct xa_map_run *r = pw->r;
-	size_t len = strlen(raw);
-	char *s;
 
+	if (!s)
+		return XERR_NOMEM;
 	if (r->npaths == pw->cap) {
 		size_t ncap = pw->cap ? pw->cap * 2 : 256;
 		struct xa_map_path *np = realloc(r->paths, ncap * sizeof(*np));
 
-		if (!np)
-			return XERR_NOMEM;
-		r->paths = np;
-		pw->cap = ncap;
-	}
-	/* A cut path says so; the escaper turns a cut character into \xNN. */
-	s = xa_report_xml_escape(raw, len > PATH_BYTES_MAX ? PATH_BYTES_MAX : len);
-	if (!s)
-		return XERR_NOMEM;
-	if (len > PATH_BYTES_MAX) {
-		size_t sl = strlen(s);
-		char *t = realloc(s, sl + 4);
-
-		if (!t) {
+		if (!np) {
 			free(s);
 			return XERR_NOMEM;
 		}
-		s = t;
-		memcpy(s + sl, "...", 4);
+		r->paths = np;
+		pw->cap = ncap;
 	}
 	r->paths[r->npaths].ino = ino;
 	r->paths[r->npaths].path = s;
@@ -241,6 +229,8 @@ static int add_path(struct path_walk *pw, uint64_t ino, const char *raw)
 static int path_entry(void *arg, const struct xa_tree_entry *e)
 {
 	struct path_walk *pw = arg;
+	bool cut;
+	char *s;
 	int rc;
 
 	/* The first name met in the walk's order (name order, depth first) wins. */
@@ -251,7 +241,20 @@ static int path_entry(void *arg, const struct xa_tree_entry *e)
 		return pw->err = XERR_NOMEM;
 	if (rc == 0)
 		return 0;
-	rc = add_path(pw, e->ino, e->raw_path);
+	/* A cut path says so; a cut character is escaped as \xNN. */
+	s = xa_tree_path_cut(e, PATH_BYTES_MAX, &cut);
+	if (s && cut) {
+		size_t sl = strlen(s);
+		char *t = realloc(s, sl + 4);
+
+		if (!t) {
+			free(s);
+			return pw->err = XERR_NOMEM;
+		}
+		s = t;
+		memcpy(s + sl, "...", 4);
+	}
+	rc = add_path(pw, e->ino, s);
 	if (rc)
 		pw->err = rc;
 	return rc;
@@ -276,7 +279,7 @@ static int find_paths(struct xa_map_run *r, struct xa_u64set *want, FILE *err)
 	if (!want->used)
 		return 0;
 	if (xa_u64set_has(want, root)) {
-		if (xa_u64set_add(&pw.done, root) < 0 || add_path(&pw, root, "/")) {
+		if (xa_u64set_add(&pw.done, root) < 0 || add_path(&pw, root, strdup("/"))) {
 			rc = XERR_NOMEM;
 			goto out;
 		}

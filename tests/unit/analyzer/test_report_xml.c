@@ -465,6 +465,28 @@ static void test_escape(void **state)
 	assert_escape("\xF0\x9F\x92\xBE", 4, "\xF0\x9F\x92\xBE"); /* U+1F4BE kept */
 	assert_escape("\xE2\x82\xAC\xE2\x82", 5, "\xE2\x82\xAC\\xE2\\x82");
 	assert_escape("\\x41", 4, "\\\\x41");                /* unambiguous */
+	assert_escape("a/b", 3, "a/b");                      /* paths keep "/" */
+}
+
+/* A name escapes its "/" too: it cannot pose as two path components. */
+static void test_name_escape(void **state)
+{
+	static const struct { const char *in; size_t len; const char *want; } t[] = {
+		{ "a/b", 3, "a\\x2Fb" },
+		{ "/", 1, "\\x2F" },
+		{ "a\\x2Fb", 6, "a\\\\x2Fb" },   /* the escape itself is escaped */
+		{ "\x01/\xC3\xA9", 4, "\\x01\\x2F\xC3\xA9" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		char *got = xa_report_name_escape(t[i].in, t[i].len);
+
+		assert_non_null(got);
+		if (strcmp(got, t[i].want))
+			fail_msg("name escape: got '%s', want '%s'", got, t[i].want);
+		free(got);
+	}
 }
 
 static void test_refuse_overwrite_input(void **state)
@@ -640,6 +662,7 @@ int main(void)
 		cmocka_unit_test(test_deterministic),
 		cmocka_unit_test(test_hostile_label),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_name_escape),
 		cmocka_unit_test(test_refuse_overwrite_input),
 		cmocka_unit_test(test_geometry_none_clean),
 		cmocka_unit_test(test_schema_rejects),
