@@ -147,8 +147,20 @@ int xa_ag_blank(struct xa_ctx *ctx, uint32_t agno, uint8_t *buf)
 
 	if (rc == XERR_NOMEM)
 		return rc;
-	if (rc)
+	if (rc) {
+		/* Some sector failed: the AG is blank only if each one that
+		 * can be read is zero. */
+		len = ctx->geom.sectsize;
+		for (unsigned n = 0; n < 4; n++) {
+			rc = ximg_pread(ctx->img, buf, len, hdr_byte(ctx, agno, n));
+			if (rc == XERR_NOMEM)
+				return rc;
+			for (size_t i = 0; rc == 0 && i < len; i++)
+				if (buf[i])
+					return 0;
+		}
 		return 1;
+	}
 	for (size_t i = 0; i < len; i++)
 		if (buf[i])
 			return 0;
