@@ -204,6 +204,7 @@ static int reread_superblocks(struct xa_ctx *ctx, size_t nsb)
 	free(ctx->ags);
 	ctx->ags = NULL;
 	ctx->nags = 0;
+	ctx->ags_in_image = 0;
 	memset(&ctx->sb, 0, sizeof(ctx->sb));
 	memset(&ctx->geom, 0, sizeof(ctx->geom));
 	ctx->sb_primary_ok = false;

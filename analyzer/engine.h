@@ -52,6 +52,10 @@ struct xa_ag {
 	uint32_t agno;
 	uint32_t length;            /* from the geometry */
 	bool     sb_ok, agf_ok, agi_ok, agfl_ok;  /* header decoded and usable */
+	/* All four header sectors zero or unreadable (one imageAgsBlank finding
+	 * per run of such AGs): nothing is walked, claimed or allocated for it,
+	 * so an AG that is not there costs only this struct. */
+	bool     blank;
 	struct xfmt_agf agf;        /* decoded AGF (valid when agf_ok) */
 	struct xfmt_agi agi;        /* decoded AGI (valid when agi_ok) */
 	struct xa_btree_sum bt[XA_BT_AG_COUNT];
@@ -161,9 +165,13 @@ struct xa_ctx {
 	                                    found); metadata written by a repair carries it */
 	struct xa_log_state log;
 
-	/* per-AG results */
+	/* per-AG results: AGs 0..nags-1.  AGs from nags to ags_in_image - 1 lie
+	 * in the image but are blank to its end (no header sector holds a byte;
+	 * imageAgsBlank), and AGs from ags_in_image to geom.agcount - 1 start
+	 * past the image's end (imageTruncated): neither costs any memory. */
 	struct xa_ag   *ags;
 	uint32_t        nags;
+	uint32_t        ags_in_image;
 
 	struct xa_findings findings;
 	struct xa_options  opts;

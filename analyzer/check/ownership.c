@@ -699,6 +699,9 @@ int xa_pass_ownership(struct xa_ctx *ctx)
 
 		if (ctx->opts.progress)
 			ctx->opts.progress(ctx->opts.progress_arg, "ownership", agno, ctx->nags);
+		/* A blank AG has its one finding for its run (pass_agheaders.c). */
+		if (ag->blank)
+			continue;
 		rc = add_static(ctx, ag, oa, &ok);
 		if (rc)
 			return rc;

@@ -32,6 +32,8 @@ struct ximg {
 	char    *name;        /* for messages; owned */
 	void    *priv;        /* backend state */
 	char     errmsg[256]; /* detail of the last XERR_IO / XERR_FORMAT */
+	int      clipped;     /* 1: a plain zstd stream held more than the
+	                         filesystem's size and was read only that far */
 };
 
 /* Options for ximg_open: which partition or offset to use. */

@@ -23,6 +23,14 @@
  * past it the open fails with XERR_UNSUPPORTED and advice to decompress to a
  * file or convert to the seekable format.  The image size is what the stream
  * actually decompressed to; frame headers are not trusted for it.
+ * A plain stream states no size that can be checked before decompressing
+ * it, and a few megabytes of zstd can stand for terabytes of zeros.  So when
+ * the stream starts with an XFS superblock of sane geometry, decompression
+ * stops at the filesystem's size (dblocks x blocksize): nothing the analyzer
+ * or a repair reads lies past it.  The image is then that size and
+ * img->clipped says so (the superblock pass reports it).  A stream that does
+ * not start with a superblock (a whole-disk image) has no such bound; the
+ * time to decompress it then grows with what it holds.
  *
  * A damaged stream (bad block, checksum mismatch, truncation, trailing
  * garbage) is XERR_FORMAT with the compressed offset in errmsg.
@@ -36,6 +44,7 @@
 
 #include "analyzer/errors.h"
 #include "analyzer/io/zstd_seek.h"
+#include "formats/sb.h"
 
 #define ZST_LRU_SLOTS     8
 #define ZST_PAGE          4096u
@@ -308,18 +317,34 @@ nomem:
 }
 
 /*
- * Decompress all of z->src, keeping non-zero pages.  *size gets the number of
- * bytes the stream decompressed to.
+ * The filesystem's size in bytes when the first decompressed bytes (len of
+ * them) are an XFS superblock with a sane geometry, else UINT64_MAX.
  */
-static int pages_build(struct zst_priv *z, uint64_t cap, uint64_t *size,
+static uint64_t fs_bound(const uint8_t *buf, size_t len)
+{
+	struct xfmt_sb sb;
+	struct xfmt_geom g;
+
+	if (xfmt_sb_decode(buf, len, &sb) != 0 || sb.magicnum != XFS_SB_MAGIC ||
+	    xfmt_geom_from_sb(&sb, &g) != 0)
+		return UINT64_MAX;
+	return g.dblocks << g.blocklog;
+}
+
+/*
+ * Decompress z->src, keeping non-zero pages, up to the filesystem's size when
+ * the stream starts with a superblock (fs_bound).  *size gets the number of
+ * bytes kept; *clipped is set when the stream holds more than that.
+ */
+static int pages_build(struct zst_priv *z, uint64_t cap, uint64_t *size, int *clipped,
 		       char *err, size_t errlen, const char *name)
 {
 	size_t inbuf_size = ZSTD_DStreamInSize();
 	uint8_t *inbuf = malloc(inbuf_size), *outbuf = malloc(ZST_OUT_BUF);
 	ZSTD_inBuffer in = { inbuf, 0, 0 };
-	uint64_t coff = 0, total = 0;
+	uint64_t coff = 0, total = 0, bound = UINT64_MAX;
 	size_t fill = 0, ret = 1;
-	int rc = 0, eof = 0;
+	int rc = 0, eof = 0, bound_known = 0;
 
 	if (!inbuf || !outbuf) {
 		snprintf(err, errlen, "%s: out of memory", name);
@@ -364,6 +389,16 @@ static int pages_build(struct zst_priv *z, uint64_t cap, uint64_t *size,
 			goto out;
 		}
 		fill += o.pos;
+		/* The superblock sector, once: it bounds what is worth decompressing. */
+		if (!bound_known && (fill >= XFS_BB_SIZE || (eof && ret == 0))) {
+			bound_known = 1;
+			bound = fs_bound(outbuf, fill);
+		}
+		if (total + fill > bound) {
+			fill = (size_t)(bound - total);
+			*clipped = 1;
+			break;
+		}
 		if (fill == ZST_OUT_BUF) {
 			for (size_t k = 0; k < ZST_OUT_BUF; k += ZST_PAGE) {
 				rc = pages_keep(z, (total + k) / ZST_PAGE, outbuf + k, cap, err, errlen, name);
@@ -492,7 +527,7 @@ int ximg_open_zstd_img(struct ximg *src, const struct xzst_opts *opts,
 	struct zst_priv *z;
 	struct ximg *img;
 	uint64_t cap, size;
-	int rc;
+	int rc, clipped = 0;
 
 	rc = resident_cap(opts, &cap, err, errlen);
 	if (rc)
@@ -511,7 +546,7 @@ int ximg_open_zstd_img(struct ximg *src, const struct xzst_opts *opts,
 		rc = 0;
 	} else if (rc == 0) {
 		z->mode = ZST_PAGES;
-		rc = pages_build(z, cap, &size, err, errlen, src->name);
+		rc = pages_build(z, cap, &size, &clipped, err, errlen, src->name);
 	}
 	if (rc)
 		goto fail;
@@ -522,6 +557,7 @@ int ximg_open_zstd_img(struct ximg *src, const struct xzst_opts *opts,
 		goto fail;
 	}
 	img->priv = z;
+	img->clipped = clipped;
 	*out = img;
 	return 0;
 fail:

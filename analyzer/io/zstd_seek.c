@@ -122,6 +122,12 @@ int xzst_seek_parse(const uint8_t *tab, size_t tab_len, uint64_t file_size,
 				 (unsigned)i, (unsigned)ds, XZST_MAX_FRAME_DSIZE);
 			goto bad;
 		}
+		if ((uint64_t)ds > (uint64_t)cs * XZST_MAX_RATIO) {
+			snprintf(why, whylen, "seek table entry %u: %u decompressed bytes cannot come "
+				 "from %u compressed bytes (zstd yields at most %u per byte)",
+				 (unsigned)i, (unsigned)ds, (unsigned)cs, XZST_MAX_RATIO);
+			goto bad;
+		}
 		t->coff[i] = csum;
 		t->doff[i] = dsum;
 		/* n <= 2^27 entries of < 2^32 each: the sums cannot overflow. */

@@ -28,6 +28,18 @@ struct ximg;
 #define XZST_MAX_FRAME_DSIZE      0x40000000u
 /* No frame, skippable or not, is shorter than a skippable frame header. */
 #define XZST_MIN_FRAME_CSIZE      8u
+/*
+ * The most decompressed bytes one compressed byte can stand for.  A zstd
+ * frame's content comes only from its blocks; every block has a 3-byte
+ * header and at most Block_Maximum_Size = min(window, 128 KiB) bytes of
+ * content, and the densest block is an RLE block: its header plus one byte,
+ * repeated up to 128 KiB.  Frame headers, checksums, empty blocks and
+ * skippable frames only add compressed bytes without content, so any run of
+ * frames yields at most 128 KiB per 4 compressed bytes: 32 KiB per byte.
+ * A seek table entry claiming more than that is a lie, found before any
+ * size it claims is believed.
+ */
+#define XZST_MAX_RATIO            32768u
 
 /* Default memory cap of the zstd backend; XFSRECON_ZSTD_MAX_MEM overrides. */
 #define XIMG_ZSTD_MAX_RESIDENT    (1ull << 30)
@@ -56,9 +68,10 @@ int xzst_seek_footer(const uint8_t footer[XZST_FOOTER_SIZE], uint64_t *table_siz
  * Parse and validate the seek table frame tab (tab_len bytes, from its
  * skippable magic to the end of the file) of a file of file_size bytes.
  * Checks: magics, frame size field, reserved bits, entry count against the
- * file size, every compressed size >= 8, every decompressed size <= 1 GiB,
- * and that the compressed sizes add up to exactly the bytes before the
- * table.  Returns 0 and fills *t (release with xzst_seek_release), or
+ * file size, every compressed size >= 8, every decompressed size <= 1 GiB
+ * and <= XZST_MAX_RATIO times its compressed size, and that the compressed
+ * sizes add up to exactly the bytes before the table (so the image size the
+ * table claims is at most XZST_MAX_RATIO times the file's size).  Returns 0 and fills *t (release with xzst_seek_release), or
  * XERR_FORMAT / XERR_UNSUPPORTED (reserved bits) / XERR_NOMEM with why set.
  */
 int xzst_seek_parse(const uint8_t *tab, size_t tab_len, uint64_t file_size,

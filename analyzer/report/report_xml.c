@@ -438,14 +438,40 @@ static void write_ag(struct xa_xw *x, const struct xa_ctx *ctx, const struct xa_
 	xa_xw_end(x);
 }
 
+/* AGs first..last, not there: one element for the whole run. */
+static void write_absent(struct xa_xw *x, uint32_t first, uint32_t last, const char *why)
+{
+	xa_xw_start(x, "absent");
+	xa_xw_attr_u64(x, "first", first);
+	xa_xw_attr_u64(x, "last", last);
+	xa_xw_attr(x, "why", why);
+	xa_xw_end(x);
+}
+
 static void write_ags(struct xa_xw *x, const struct xa_ctx *ctx)
 {
-	uint32_t n = ctx->ags ? ctx->nags : 0;
+	uint32_t n = ctx->ags ? ctx->nags : 0, shown = 0;
 
+	for (uint32_t i = 0; i < n; i++)
+		shown += !ctx->ags[i].blank;
 	xa_xw_start(x, "ags");
-	xa_xw_attr_u64(x, "count", n);
-	for (uint32_t i = 0; i < n && !x->failed; i++)
-		write_ag(x, ctx, &ctx->ags[i]);
+	xa_xw_attr_u64(x, "count", shown);
+	for (uint32_t i = 0; i < n && !x->failed; i++) {
+		uint32_t last = i;
+
+		if (!ctx->ags[i].blank) {
+			write_ag(x, ctx, &ctx->ags[i]);
+			continue;
+		}
+		while (last + 1 < n && ctx->ags[last + 1].blank)
+			last++;
+		write_absent(x, i, last, "blank");
+		i = last;
+	}
+	if (n && n < ctx->ags_in_image)
+		write_absent(x, n, ctx->ags_in_image - 1, "blank");
+	if (n && ctx->ags_in_image < ctx->geom.agcount)
+		write_absent(x, ctx->ags_in_image, ctx->geom.agcount - 1, "pastEnd");
 	xa_xw_end(x);
 }
 

@@ -7,14 +7,23 @@
  * Leaves: ag->agf / ag->agi decoded with agf_ok / agi_ok / agfl_ok set when
  * the header is usable for walking (right magic and AG number); the per-AG
  * claim bitmap allocated with the header blocks claimed.
+ *
+ * An AG whose four header sectors are all zero or unreadable (a sparse hole,
+ * or a geometry that claims far more AGs than were ever written) is blank:
+ * it gets no claim bitmap and no findings of its own, only one imageAgsBlank
+ * finding for each run of blank AGs, and the later passes skip it.  So
+ * what such an AG costs is its struct xa_ag and four sector reads, never
+ * findings or memory in proportion to its size or to the number of them.
  */
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
+#include "analyzer/io/image.h"
 #include "analyzer/scan/passes.h"
 #include "formats/agf.h"
 #include "formats/agfl.h"
@@ -131,8 +140,53 @@ static int check_agfl(struct xa_ctx *ctx, struct xa_ag *ag)
 	return 0;
 }
 
+int xa_ag_blank(struct xa_ctx *ctx, uint32_t agno, uint8_t *buf)
+{
+	size_t len = 4u * ctx->geom.sectsize;
+	int rc = ximg_pread(ctx->img, buf, len, hdr_byte(ctx, agno, 0));
+
+	if (rc == XERR_NOMEM)
+		return rc;
+	if (rc) {
+		/* Some sector failed: the AG is blank only if each one that
+		 * can be read is zero. */
+		len = ctx->geom.sectsize;
+		for (unsigned n = 0; n < 4; n++) {
+			rc = ximg_pread(ctx->img, buf, len, hdr_byte(ctx, agno, n));
+			if (rc == XERR_NOMEM)
+				return rc;
+			for (size_t i = 0; rc == 0 && i < len; i++)
+				if (buf[i])
+					return 0;
+		}
+		return 1;
+	}
+	for (size_t i = 0; i < len; i++)
+		if (buf[i])
+			return 0;
+	return 1;
+}
+
+/* One finding for the run of blank AGs [first, end). */
+static void report_blank_run(struct xa_ctx *ctx, uint32_t first, uint32_t end)
+{
+	struct xa_loc loc = { XPROB_HAS_AG | XPROB_HAS_BYTE, first, 0, 0,
+			      xfmt_geom_ag_byte(&ctx->geom, first), "ag" };
+
+	if (end > first)
+		xa_report(ctx, &loc, XP_imageAgsBlank, NULL, 0, end - first - 1,
+			  XPROB_HAS_OBSERVED);
+}
+
 int xa_pass_ag_headers(struct xa_ctx *ctx)
 {
+	uint8_t *hdrs = malloc(4u * ctx->geom.sectsize);
+	uint32_t blank_from = 0;
+	bool in_run = false;
+
+	if (!hdrs)
+		return XERR_NOMEM;
+
 	for (uint32_t agno = 0; agno < ctx->nags; agno++) {
 		struct xa_ag *ag = &ctx->ags[agno];
 		uint64_t in_image, hdr_blocks;
@@ -140,6 +194,25 @@ int xa_pass_ag_headers(struct xa_ctx *ctx)
 
 		if (ctx->opts.progress)
 			ctx->opts.progress(ctx->opts.progress_arg, "ag-headers", agno, ctx->nags);
+		/* AG 0 holds the superblock the geometry came from (or the
+		 * voted one's is checked as usual). */
+		if (agno > 0) {
+			rc = xa_ag_blank(ctx, agno, hdrs);
+			if (rc < 0) {
+				free(hdrs);
+				return rc;
+			}
+			if (rc == 1) {
+				ag->blank = true;
+				if (!in_run)
+					blank_from = agno;
+				in_run = true;
+				continue;
+			}
+		}
+		if (in_run)
+			report_blank_run(ctx, blank_from, agno);
+		in_run = false;
 		/* The claim map covers the part of the AG the image really holds. */
 		in_image = 0;
 		if (xfmt_geom_ag_byte(&ctx->geom, agno) < ctx->image_size)
@@ -147,22 +220,31 @@ int xa_pass_ag_headers(struct xa_ctx *ctx)
 				   ctx->geom.blocklog;
 		if (in_image > ag->length)
 			in_image = ag->length;
-		if (xa_bitmap_init(&ag->claimed, in_image) != 0)
+		if (xa_bitmap_init(&ag->claimed, in_image) != 0) {
+			free(hdrs);
 			return XERR_NOMEM;
+		}
 		hdr_blocks = ((4ull * ctx->geom.sectsize) + ctx->geom.blocksize - 1) >> ctx->geom.blocklog;
 		for (uint64_t i = 0; i < hdr_blocks; i++)
 			xa_bitmap_set(&ag->claimed, i);
 
 		if (agno > 0) {
 			rc = check_secondary(ctx, ag);
-			if (rc)
-				return rc;
 		} else {
 			ag->sb_ok = ctx->sb_primary_ok;
+			rc = 0;
 		}
-		if ((rc = check_agf(ctx, ag)) || (rc = check_agi(ctx, ag)) ||
-		    (rc = check_agfl(ctx, ag)))
+		if (rc || (rc = check_agf(ctx, ag)) || (rc = check_agi(ctx, ag)) ||
+		    (rc = check_agfl(ctx, ag))) {
+			free(hdrs);
 			return rc;
+		}
 	}
+	free(hdrs);
+	if (in_run)
+		report_blank_run(ctx, blank_from, ctx->nags);
+	/* The blank AGs at the end were never allocated (pass_sb.c). */
+	if (ctx->nags < ctx->ags_in_image)
+		report_blank_run(ctx, ctx->nags, ctx->ags_in_image);
 	return 0;
 }

@@ -402,6 +402,9 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 	size_t rmap_findings = SIZE_MAX, ino_findings = 0;
 	int rc;
 
+	/* Nothing there to walk or to scan for inodes (pass_agheaders.c). */
+	if (ag->blank)
+		return 0;
 	if (ag->agf_ok) {
 		rc = xa_walk_btree(ctx, ag, XFMT_BT_BNO, ag->agf.bno_root, ag->agf.bno_level,
 				   bno_rec, NULL, &w);

@@ -170,16 +170,42 @@ static bool sb_find_secondary(struct xa_ctx *ctx, struct xfmt_sb *out)
 	return found;
 }
 
+/*
+ * One struct xa_ag for each AG the image can show something of.  agcount is
+ * trusted only as far as the image holds those AGs: AGs that start past its
+ * end are reported by the truncation check, and blank AGs at its end (all
+ * header sectors zero or unreadable: a sparse file, or a geometry claiming
+ * far more AGs than were ever written) by one imageAgsBlank finding.
+ * Neither is allocated, read further or walked.
+ */
 static int ags_alloc(struct xa_ctx *ctx)
 {
-	uint64_t fit;
+	uint64_t agbytes = (uint64_t)ctx->geom.agblocks << ctx->geom.blocklog;
+	uint8_t *hdrs;
+	uint32_t n;
 
-	/* agcount is trusted only as far as the image could hold those AGs:
-	 * AGs past the end are reported by the truncation check, not walked. */
-	fit = ctx->image_size / ((uint64_t)ctx->geom.agblocks << ctx->geom.blocklog) + 1;
-	ctx->nags = ctx->geom.agcount;
-	if (ctx->nags > fit)
-		ctx->nags = (uint32_t)fit;
+	/* AGs whose first byte lies in the image. */
+	n = ctx->geom.agcount;
+	if ((ctx->image_size + agbytes - 1) / agbytes < n)
+		n = (uint32_t)((ctx->image_size + agbytes - 1) / agbytes);
+	if (n == 0)
+		n = 1;
+	ctx->ags_in_image = n;
+	hdrs = malloc(4u * ctx->geom.sectsize);
+	if (!hdrs)
+		return XERR_NOMEM;
+	for (; n > 1; n--) {
+		int rc = xa_ag_blank(ctx, n - 1, hdrs);
+
+		if (rc < 0) {
+			free(hdrs);
+			return rc;
+		}
+		if (rc == 0)
+			break;
+	}
+	free(hdrs);
+	ctx->nags = n;
 	ctx->ags = calloc(ctx->nags, sizeof(*ctx->ags));
 	if (!ctx->ags)
 		return XERR_NOMEM;
@@ -284,5 +310,8 @@ int xa_pass_superblocks(struct xa_ctx *ctx)
 				  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
 		}
 	}
+	if (ctx->input && ctx->input->clipped)
+		xa_report(ctx, &loc, XP_imageZstdClipped, NULL, ctx->input->size, 0,
+			  XPROB_HAS_EXPECTED);
 	return ags_alloc(ctx);
 }

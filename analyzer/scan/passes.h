@@ -5,6 +5,8 @@
 #ifndef XA_PASSES_H
 #define XA_PASSES_H
 
+#include <stdint.h>
+
 struct xa_ctx;
 
 struct xa_pass {
@@ -20,5 +22,14 @@ int xa_pass_btrees(struct xa_ctx *ctx);       /* scan/pass_btrees.c */
 int xa_pass_inodes(struct xa_ctx *ctx);       /* scan/pass_inodes.c */
 int xa_pass_counters(struct xa_ctx *ctx);     /* scan/pass_counters.c */
 int xa_pass_namespace(struct xa_ctx *ctx);    /* scan/pass_namespace.c */
+
+/*
+ * 1 when the four header sectors of AG agno (sb, AGF, AGI, AGFL) are all
+ * zero or cannot be read (the AG is not there), 0 when any holds a byte, or
+ * XERR_NOMEM.  buf is scratch of 4 sectors.  One read, around the block
+ * cache, so that looking at AGs that are not there fills no cache.
+ * (scan/pass_agheaders.c)
+ */
+int xa_ag_blank(struct xa_ctx *ctx, uint32_t agno, uint8_t *buf);
 
 #endif /* XA_PASSES_H */

@@ -208,6 +208,17 @@ void xa_report_text_info(FILE *out, const struct xa_ctx *ctx)
 	for (uint32_t i = 0; i < ctx->nags; i++) {
 		const struct xa_ag *ag = &ctx->ags[i];
 
+		/* A run of blank AGs is one line, however long. */
+		if (ag->blank) {
+			uint32_t last = i;
+
+			while (last + 1 < ctx->nags && ctx->ags[last + 1].blank)
+				last++;
+			fprintf(out, "%4" PRIu32 "-%" PRIu32 "  blank: no header sector holds a byte; "
+				"not walked\n", i, last);
+			i = last;
+			continue;
+		}
 		fprintf(out, "%4" PRIu32 " %10" PRIu32, ag->agno, ag->length);
 		if (ag->agf_ok)
 			fprintf(out, " %10" PRIu32 " %10" PRIu32 " %6" PRIu32, ag->agf.freeblks,
@@ -222,4 +233,10 @@ void xa_report_text_info(FILE *out, const struct xa_ctx *ctx)
 			ag->agf_ok ? "ok" : "BAD", ag->agi_ok ? "ok" : "BAD",
 			ag->agfl_ok ? "ok" : "BAD");
 	}
+	if (ctx->ags && ctx->nags < ctx->ags_in_image)
+		fprintf(out, "%4" PRIu32 "-%" PRIu32 "  blank to the end of the image; not walked\n",
+			ctx->nags, ctx->ags_in_image - 1);
+	if (ctx->ags && ctx->ags_in_image < g->agcount)
+		fprintf(out, "%4" PRIu32 "-%" PRIu32 "  past the end of the image\n",
+			ctx->ags_in_image, g->agcount - 1);
 }

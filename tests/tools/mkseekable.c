@@ -11,6 +11,11 @@
  * bits of XXH64 of the frame content, exactly what the seek table wants), so
  * the checksums come from libzstd, not from the code under test.  -n writes
  * the frames without a seek table (a plain multi-frame zstd file).
+ *
+ * -L COUNT makes a lying table: after the real frames come COUNT skippable
+ * frames of 16 bytes (valid zstd: they decompress to nothing), whose entries
+ * claim 1 GiB of content each.  Every compressed size is true, so the file
+ * adds up; only the decompressed sizes lie.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -30,29 +35,30 @@ static void put_le32(uint8_t *p, uint32_t v)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: mkseekable [-f FRAME_BYTES] [-l LEVEL] [-c] [-n] IN OUT\n");
+	fprintf(stderr, "usage: mkseekable [-f FRAME_BYTES] [-l LEVEL] [-c] [-n] [-L COUNT] IN OUT\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long frame = 256 * 1024;
+	unsigned long frame = 256 * 1024, lies = 0;
 	int level = 3, checksums = 0, no_table = 0, opt, rc = 1;
 	FILE *in = NULL, *out = NULL;
 	uint8_t *ibuf = NULL, *cbuf = NULL, *entries = NULL, hdr[8], foot[9];
 	size_t cap, nentries = 0, ecap = 0, esz;
 	ZSTD_CCtx *cctx = NULL;
 
-	while ((opt = getopt(argc, argv, "f:l:cn")) != -1) {
+	while ((opt = getopt(argc, argv, "f:l:cnL:")) != -1) {
 		switch (opt) {
 		case 'f': frame = strtoul(optarg, NULL, 0); break;
 		case 'l': level = atoi(optarg); break;
 		case 'c': checksums = 1; break;
 		case 'n': no_table = 1; break;
+		case 'L': lies = strtoul(optarg, NULL, 0); break;
 		default: return usage();
 		}
 	}
-	if (argc - optind != 2 || frame == 0 || frame > 0x40000000ul)
+	if (argc - optind != 2 || frame == 0 || frame > 0x40000000ul || lies > 0x8000000ul)
 		return usage();
 	esz = checksums ? 12 : 8;
 	in = fopen(argv[optind], "rb");
@@ -100,6 +106,27 @@ int main(int argc, char **argv)
 	}
 	if (ferror(in))
 		goto done;
+	for (unsigned long k = 0; k < lies; k++) {
+		uint8_t skip[16] = { 0 };
+
+		put_le32(skip, 0x184D2A50u);
+		put_le32(skip + 4, 8);
+		if (fwrite(skip, 1, sizeof(skip), out) != sizeof(skip))
+			goto done;
+		if (nentries == ecap) {
+			uint8_t *ne;
+
+			ecap = ecap ? ecap * 2 : 256;
+			ne = realloc(entries, ecap * esz);
+			if (!ne)
+				goto done;
+			entries = ne;
+		}
+		memset(entries + nentries * esz, 0, esz);
+		put_le32(entries + nentries * esz, sizeof(skip));
+		put_le32(entries + nentries * esz + 4, 0x40000000u);
+		nentries++;
+	}
 	if (!no_table) {
 		put_le32(hdr, 0x184D2A5Eu);
 		put_le32(hdr + 4, (uint32_t)(nentries * esz + 9));

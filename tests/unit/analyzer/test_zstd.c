@@ -400,7 +400,7 @@ static void test_seekable_hostile_tables(void **state)
 	uint32_t n = xfmt_get_le32(good.p + foot);
 
 	(void)state;
-	for (int which = 0; which < 9; which++) {
+	for (int which = 0; which < 10; which++) {
 		struct zbuf zb = { malloc(good.len), good.len, good.len };
 		struct ximg *img = NULL;
 		char err[256] = "";
@@ -420,10 +420,16 @@ static void test_seekable_hostile_tables(void **state)
 		case 8:  /* a table claiming the whole file and more */
 			xfmt_put_le32(zb.p + foot, 0x7FFFFFF);
 			break;
+		case 9:  /* one byte more than zstd can make of the frame */
+			assert_true((uint64_t)xfmt_get_le32(zb.p + e0) * XZST_MAX_RATIO < 0x40000000u);
+			xfmt_put_le32(zb.p + e0 + 4, xfmt_get_le32(zb.p + e0) * XZST_MAX_RATIO + 1);
+			break;
 		}
 		rc = open_z(&zb, NULL, &img, err, sizeof(err));
 		assert_int_equal(rc, want);
 		assert_non_null(strstr(err, "seek table"));
+		if (which == 9)
+			assert_non_null(strstr(err, "cannot come from"));
 		assert_null(img);
 		free(zb.p);
 	}
