@@ -1059,6 +1059,10 @@ static int revive_dirs(struct xr_rp *rp)
 			break;
 		}
 		rc = rp_plan_dir_core(rp, cand[i], r ? r->mode : 0755, action);
+		if (rc == XERR_UNSUPPORTED) {
+			rc = 0;  /* no core could be made: its children become orphans */
+			continue;
+		}
 		if (!rc)
 			rc = rp_answer_entries(rp, action, cand[i]);
 		if (!rc && !r)
