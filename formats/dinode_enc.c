@@ -45,8 +45,21 @@ void xfmt_dinode_new_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t in
 {
 	xfmt_dinode_free_encode(buf, g, ino, 0, lsn);
 	xfmt_put_be16(buf + DI_MODE, mode);
-	if ((mode & XFMT_S_IFMT) == XFMT_S_IFDIR)
+	if ((mode & XFMT_S_IFMT) == XFMT_S_IFDIR) {
+		/* an empty short-form directory: no entries, 4-byte parent
+		 * numbers, ".." naming itself (as the root's does) */
+		size_t fork = g->v5 ? XFMT_DINODE_V3_CORE : XFMT_DINODE_V2_CORE;
+
 		buf[DI_FORMAT] = XFS_DINODE_FMT_LOCAL;
+		if (ino > UINT32_MAX) {
+			buf[fork + 1] = 1;  /* i8count: 8-byte inode numbers */
+			xfmt_put_be64(buf + fork + 2, ino);
+			xfmt_put_be64(buf + DI_SIZE, 10);
+		} else {
+			xfmt_put_be32(buf + fork + 2, (uint32_t)ino);
+			xfmt_put_be64(buf + DI_SIZE, 6);
+		}
+	}
 	xfmt_put_be32(buf + DI_NLINK, nlink);
 	xfmt_put_be16(buf + DI_FLAGS, flags);
 	xfmt_dinode_seal(buf, g, ino, lsn);

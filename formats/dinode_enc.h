@@ -26,9 +26,10 @@ void xfmt_dinode_free_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t i
 
 /*
  * Fill buf with a fresh in-use inode of type and permissions mode: a free
- * inode (as above, generation 0) given mode, nlink and di_flags; the data
- * fork is short-form (LOCAL) for a directory, empty extents otherwise; size,
- * times and owner zero.  What a repair writes where a root directory or a
+ * inode (as above, generation 0) given mode, nlink and di_flags; a
+ * directory's data fork is an empty short-form directory whose ".." is ino
+ * itself (right for a root; the caller rewrites any other directory), other
+ * types get empty extents and size 0; times and owner zero.  What a repair writes where a root directory or a
  * realtime inode was destroyed and nothing is left to copy.  Sealed.
  */
 void xfmt_dinode_new_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino, uint16_t mode,
