@@ -566,15 +566,16 @@ static int recreate_root(struct xr_rp *rp)
 			return rc == XERR_UNSUPPORTED ? 0 : rc;
 		c = chunk_of(ctx, root);
 	}
-	if (!c || xfmt_geom_ino_agino(g, root) + 2 >= c->startino + 64u)
+	if (!c)
 		return 0;
-	want_rt = ctx->sb.rblocks == 0 && ctx->sb.rextents == 0 &&
+	want_rt = xfmt_geom_ino_agino(g, root) + 2 < c->startino + 64u &&
+		  ctx->sb.rblocks == 0 && ctx->sb.rextents == 0 &&
 		  (ctx->sb.rbmino == XFS_NULLFSINO || ctx->sb.rbmino == root + 1) &&
 		  (ctx->sb.rsumino == XFS_NULLFSINO || ctx->sb.rsumino == root + 2) &&
 		  !xa_irec_find(ctx, root + 1) && !xa_irec_find(ctx, root + 2);
 	action = xr_plan_action(rp->plan, "recreate-root", 0, root,
-				"root directory %" PRIu64 " recreated (its inode chunk holds no "
-				"inode)%s", root, want_rt ? "; realtime bitmap and summary "
+				"root directory %" PRIu64 " recreated (no inode is left "
+				"there)%s", root, want_rt ? "; realtime bitmap and summary "
 				"inodes recreated after it" : "");
 	if (action < 0)
 		return action;
@@ -823,9 +824,11 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 	}
 
 	fix_rootino(&rp);
-	rc = recreate_root(&rp);
+	/* The inode phase first: a root whose core is garbage is cleared
+	 * there, then made anew here (the new core replaces the free one). */
+	rc = rp_plan_inodes(&rp);
 	if (!rc)
-		rc = rp_plan_inodes(&rp);
+		rc = recreate_root(&rp);
 	if (!rc)
 		rc = rp_plan_names(&rp);
 	if (!rc)
