@@ -31,6 +31,22 @@
 
 #define XA_DEFAULT_CACHE_BYTES (256u << 20)
 
+/* Room for one more chunk record at the end of ag->chunks; NULL when out
+ * of memory. */
+struct xa_ichunk *xa_ag_chunk_append(struct xa_ag *ag)
+{
+	if (ag->nchunks == ag->chunks_cap) {
+		size_t ncap = ag->chunks_cap ? ag->chunks_cap * 2 : 64;
+		struct xa_ichunk *n = realloc(ag->chunks, ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		ag->chunks = n;
+		ag->chunks_cap = ncap;
+	}
+	return &ag->chunks[ag->nchunks++];
+}
+
 void xa_ag_release(struct xa_ag *ag)
 {
 	free(ag->chunks);

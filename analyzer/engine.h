@@ -113,6 +113,10 @@ static inline bool xa_ag_chunks_known(const struct xa_ag *ag)
 	       ag->chunks_from_scan;
 }
 
+/* Room for one more chunk record at the end of ag->chunks; NULL when out
+ * of memory. */
+struct xa_ichunk *xa_ag_chunk_append(struct xa_ag *ag);
+
 /* Free what a struct xa_ag owns (not the struct itself). */
 void xa_ag_release(struct xa_ag *ag);
 

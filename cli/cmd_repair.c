@@ -193,6 +193,10 @@ int xr_repair_prepare(const struct xr_prepare_opts *o, struct xa_ctx *ctx, struc
 	 * would cost more than the plan. */
 	if (rc == 0 && o->hash && ximg_sha256(ctx->input, ctx->sha256) == 0)
 		ctx->have_sha256 = true;
+	/* What opening the image left in err (the partition probe's "no
+	 * partition table" before reading the raw image) is no reason for a
+	 * planning failure: the planner's own message or none. */
+	err[0] = '\0';
 	if (rc == 0)
 		rc = xr_repair_plan(ctx, &ro, plan, sum, err, sizeof(err));
 	if (rc && plan->over_bound) {

@@ -40,6 +40,89 @@ void xfmt_dinode_free_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t i
 	xfmt_dinode_seal(buf, g, ino, lsn);
 }
 
+void xfmt_dinode_new_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino, uint16_t mode,
+			    uint32_t nlink, uint16_t flags, uint64_t lsn)
+{
+	xfmt_dinode_free_encode(buf, g, ino, 0, lsn);
+	xfmt_put_be16(buf + DI_MODE, mode);
+	if ((mode & XFMT_S_IFMT) == XFMT_S_IFDIR) {
+		/* an empty short-form directory: no entries, 4-byte parent
+		 * numbers, ".." naming itself (as the root's does) */
+		size_t fork = g->v5 ? XFMT_DINODE_V3_CORE : XFMT_DINODE_V2_CORE;
+
+		buf[DI_FORMAT] = XFS_DINODE_FMT_LOCAL;
+		if (ino > UINT32_MAX) {
+			buf[fork + 1] = 1;  /* i8count: 8-byte inode numbers */
+			xfmt_put_be64(buf + fork + 2, ino);
+			xfmt_put_be64(buf + DI_SIZE, 10);
+		} else {
+			xfmt_put_be32(buf + fork + 2, (uint32_t)ino);
+			xfmt_put_be64(buf + DI_SIZE, 6);
+		}
+	}
+	xfmt_put_be32(buf + DI_NLINK, nlink);
+	xfmt_put_be16(buf + DI_FLAGS, flags);
+	xfmt_dinode_seal(buf, g, ino, lsn);
+}
+
+void xfmt_dinode_put_flags(uint8_t *buf, uint16_t flags)
+{
+	xfmt_put_be16(buf + DI_FLAGS, flags);
+}
+
+/* Largest extent length a bmbt record holds (the verifier's bound too). */
+#define HINT_MAX 0x1FFFFFu
+
+bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g,
+				const struct xfmt_dinode *d)
+{
+	uint16_t type = d->mode & XFMT_S_IFMT;
+	uint16_t flags = d->flags & XFS_DIFLAG_ANY;
+	uint64_t flags2 = d->flags2;
+	uint32_t extsize = d->extsize, cowext = d->cowextsize;
+	bool rt = flags & XFS_DIFLAG_REALTIME, changed;
+
+	if (type != XFMT_S_IFREG)
+		flags &= (uint16_t)~XFS_DIFLAG_EXTSIZE;
+	if (type != XFMT_S_IFDIR)
+		flags &= (uint16_t)~XFS_DIFLAG_EXTSZINHERIT;
+	if (!(flags & (XFS_DIFLAG_EXTSIZE | XFS_DIFLAG_EXTSZINHERIT)) || extsize == 0 ||
+	    extsize > HINT_MAX || (!rt && extsize > g->agblocks / 2)) {
+		flags &= (uint16_t)~(XFS_DIFLAG_EXTSIZE | XFS_DIFLAG_EXTSZINHERIT);
+		extsize = 0;
+	}
+	if (d->version >= 3) {
+		flags2 &= XFS_DIFLAG2_ANY;
+		if (!xfmt_geom_has_reflink(g))
+			flags2 &= ~(XFS_DIFLAG2_REFLINK | XFS_DIFLAG2_COWEXTSIZE);
+		if (type != XFMT_S_IFREG || rt)
+			flags2 &= ~XFS_DIFLAG2_REFLINK;
+		if ((type != XFMT_S_IFREG && type != XFMT_S_IFDIR) || rt)
+			flags2 &= ~XFS_DIFLAG2_COWEXTSIZE;
+		if (!xfmt_geom_has_bigtime(g))
+			flags2 &= ~XFS_DIFLAG2_BIGTIME;
+		if (type != XFMT_S_IFREG && type != XFMT_S_IFDIR)
+			flags2 &= ~XFS_DIFLAG2_DAX;
+		if (!(flags2 & XFS_DIFLAG2_COWEXTSIZE) || cowext == 0 || cowext > HINT_MAX ||
+		    cowext > g->agblocks / 2) {
+			flags2 &= ~XFS_DIFLAG2_COWEXTSIZE;
+			cowext = 0;
+		}
+	}
+	if (type != XFMT_S_IFDIR)
+		flags &= (uint16_t)~(XFS_DIFLAG_PROJINHERIT | XFS_DIFLAG_RTINHERIT |
+				     XFS_DIFLAG_NOSYMLINKS);
+	changed = flags != d->flags || extsize != d->extsize;
+	xfmt_put_be16(buf + DI_FLAGS, flags);
+	xfmt_put_be32(buf + DI_EXTSIZE, extsize);
+	if (d->version >= 3) {
+		changed = changed || flags2 != d->flags2 || cowext != d->cowextsize;
+		xfmt_put_be64(buf + DI_FLAGS2, flags2);
+		xfmt_put_be32(buf + DI_COWEXTSIZE, cowext);
+	}
+	return changed;
+}
+
 void xfmt_dinode_zero_pads(uint8_t *buf, const struct xfmt_dinode *d)
 {
 	if (d->version < 3)

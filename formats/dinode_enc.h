@@ -8,6 +8,7 @@
 #ifndef XFMT_DINODE_ENC_H
 #define XFMT_DINODE_ENC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,7 +24,19 @@
 void xfmt_dinode_free_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino, uint32_t gen,
 			     uint64_t lsn);
 
+/*
+ * Fill buf with a fresh in-use inode of type and permissions mode: a free
+ * inode (as above, generation 0) given mode, nlink and di_flags; a
+ * directory's data fork is an empty short-form directory whose ".." is ino
+ * itself (right for a root; the caller rewrites any other directory), other
+ * types get empty extents and size 0; times and owner zero.  What a repair writes where a root directory or a
+ * realtime inode was destroyed and nothing is left to copy.  Sealed.
+ */
+void xfmt_dinode_new_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino, uint16_t mode,
+			    uint32_t nlink, uint16_t flags, uint64_t lsn);
+
 /* Field edits (decoded layout d tells NREXT64 from classic counters). */
+void xfmt_dinode_put_flags(uint8_t *buf, uint16_t flags);
 void xfmt_dinode_put_nlink(uint8_t *buf, uint32_t nlink);
 void xfmt_dinode_put_size(uint8_t *buf, uint64_t size);
 /* di_flags2 (v3 inodes only: the caller checks the version). */
@@ -33,6 +46,18 @@ void xfmt_dinode_put_nextents(uint8_t *buf, const struct xfmt_dinode *d, uint64_
 void xfmt_dinode_put_anextents(uint8_t *buf, const struct xfmt_dinode *d, uint32_t n);
 void xfmt_dinode_put_next_unlinked(uint8_t *buf, uint32_t agino);
 void xfmt_dinode_put_format(uint8_t *buf, uint8_t format);
+
+/*
+ * Take back what the inode verifier refuses in flags, flags2 and the
+ * extent size hints, as xfs_repair does: unknown bits cleared; an extent
+ * size hint flag on a file of the wrong type, reflink and CoW-hint bits the
+ * filesystem or file type cannot carry, a bigtime flag the filesystem does
+ * not know, dropped; a hint value with no flag, or invalid, zeroed with its
+ * flag.  The NREXT64 flag is kept (the extent counters' layout depends on
+ * it).  Returns whether anything changed; the caller seals.
+ */
+bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g,
+				const struct xfmt_dinode *d);
 
 /*
  * Zero the padding of a v3 core the kernel always writes as zero (what

@@ -27,6 +27,8 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "formats/btrec.h"
+#include "formats/crc32c.h"
+#include "formats/dinode_enc.h"
 #include "formats/geom.h"
 #include "reconstruct/log_clear.h"
 #include "reconstruct/log_replay_plan.h"
@@ -420,6 +422,195 @@ static void fix_rootino(struct xr_rp *rp)
 	}
 }
 
+/* The chunk of AG 0's known chunks holding ino, or NULL. */
+static const struct xa_ichunk *chunk_of(const struct xa_ctx *ctx, uint64_t ino)
+{
+	uint32_t agino = xfmt_geom_ino_agino(&ctx->geom, ino);
+	const struct xa_ag *ag;
+
+	if (!ctx->nags || xfmt_geom_ino_agno(&ctx->geom, ino) != 0)
+		return NULL;
+	ag = &ctx->ags[0];
+	for (size_t i = 0; i < ag->nchunks; i++)
+		if (agino >= ag->chunks[i].startino && agino < ag->chunks[i].startino + 64 &&
+		    !((ag->chunks[i].holemask >> ((agino - ag->chunks[i].startino) / 4)) & 1))
+			return &ag->chunks[i];
+	return NULL;
+}
+
+/*
+ * Slots of chunk c that hold no inode at all (zeroed or overwritten, as the
+ * root's chunk is when the start of the disk was): written as free inodes,
+ * as xfs_repair reinitialises them, so the rebuilt inode btree's free slots
+ * are real inodes.  Slots in use, or that the plan writes anyway, are left.
+ */
+static int reinit_dead_slots(struct xr_rp *rp, const struct xa_ichunk *c, int action)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	uint8_t *buf = malloc(g->inodesize);
+	int rc = 0;
+
+	if (!buf)
+		return XERR_NOMEM;
+	for (unsigned k = 0; k < 64 && !rc; k++) {
+		uint64_t ino = xfmt_geom_ino(g, 0, c->startino + k);
+		struct xfmt_dinode d;
+
+		if (((c->holemask >> (k / 4)) & 1) || xa_irec_find(ctx, ino) ||
+		    xa_u64set_has(&rp->new_inodes, ino))
+			continue;
+		rc = xr_plan_read(rp->plan, ctx, xfmt_geom_ino_byte(g, ino), buf, g->inodesize);
+		if (rc)
+			break;
+		if (xfmt_dinode_decode(buf, g->inodesize, g, &d) == 0 && d.magic == XFS_DINODE_MAGIC &&
+		    (!g->v5 || xfmt_crc_ok(buf, g->inodesize, XFMT_DINODE_CRC_OFF)))
+			continue;
+		xfmt_dinode_free_encode(buf, g, ino, 0, rp->env.lsn);
+		rc = rp_write_inode(rp, action, ino, buf);
+	}
+	free(buf);
+	return rc;
+}
+
+/*
+ * No known chunk holds the root: the inode btree and the scan for inode
+ * blocks both missed it (its blocks hold nothing now).  Its chunk is taken
+ * back where the geometry puts it, when no owner claims those blocks:
+ * recorded in AG 0's chunks and owned by OWN_INODES for the rebuild.
+ * XERR_UNSUPPORTED when that cannot be.
+ */
+static int add_root_chunk(struct xr_rp *rp, uint64_t root)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	struct xa_ag *ag = &ctx->ags[0];
+	uint32_t start = xfmt_geom_ino_agino(g, root) & ~63u, agbno, len;
+	const struct xa_ownlist *fwd = xa_own_forward(ctx, 0, NULL);
+	struct xa_ichunk *c;
+	size_t at;
+
+	if (g->inopblock > 64 || !fwd)
+		return XERR_UNSUPPORTED;
+	agbno = start >> g->inopblog;
+	len = 64u >> g->inopblog;
+	if (agbno + len > xfmt_geom_ag_length(g, 0))
+		return XERR_UNSUPPORTED;
+	for (size_t i = 0; i < fwd->n; i++)
+		if (fwd->recs[i].agbno < agbno + len && fwd->recs[i].agbno + fwd->recs[i].len > agbno)
+			return XERR_UNSUPPORTED;
+	for (at = 0; at < ag->nchunks && ag->chunks[at].startino < start; at++)
+		;
+	if ((at < ag->nchunks && ag->chunks[at].startino < start + 64) ||
+	    (at > 0 && ag->chunks[at - 1].startino + 64 > start))
+		return XERR_UNSUPPORTED;
+	if (xa_ownlist_add(&rp->ags[0].added, agbno, len, XFS_RMAP_OWN_INODES, 0, 0))
+		return XERR_NOMEM;
+	c = xa_ag_chunk_append(ag);
+	if (!c)
+		return XERR_NOMEM;
+	memmove(ag->chunks + at + 1, ag->chunks + at, (ag->nchunks - 1 - at) * sizeof(*c));
+	c = &ag->chunks[at];
+	memset(c, 0, sizeof(*c));
+	c->startino = start;
+	c->count = 64;
+	c->free = ~0ull;
+	c->freecount = 64;
+	return 0;
+}
+
+/* A fresh regular file at ino for a realtime inode mkfs would have made. */
+static int new_rt_inode(struct xr_rp *rp, uint64_t ino, uint16_t flags, int action)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	uint8_t *buf = malloc(g->inodesize);
+	int rc;
+
+	if (!buf)
+		return XERR_NOMEM;
+	xfmt_dinode_new_encode(buf, g, ino, XFMT_S_IFREG, 1, flags, rp->env.lsn);
+	rc = rp_write_inode(rp, action, ino, buf);
+	free(buf);
+	if (!rc && xa_u64set_add(&rp->new_inodes, ino) < 0)
+		rc = XERR_NOMEM;
+	if (!rc)
+		rc = rp_irec_insert(rp->ctx, ino, XFMT_S_IFREG);
+	return rc;
+}
+
+/*
+ * The root directory's inode chunk destroyed (the first megabytes of the
+ * disk overwritten): the superblock the vote chose names the root where mkfs
+ * put it, but no inode is there, and a secondary names no realtime inodes.
+ * As xfs_repair does, the root is made anew, empty (the namespace phase
+ * links what it cannot reach into lost+found, whole subtrees with their
+ * directories), and so are the realtime bitmap and summary inodes right
+ * after it, when the filesystem has no realtime section to describe.  The
+ * other slots of that chunk become free inodes.
+ */
+static int recreate_root(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	uint64_t root = ctx->sb.rootino;
+	const struct xa_ichunk *c;
+	bool want_rt;
+	int action, rc;
+
+	if (!xfmt_sb_ino_usable(g, root) || xa_irec_find(ctx, root))
+		return 0;
+	c = chunk_of(ctx, root);
+	if (!c) {
+		rc = add_root_chunk(rp, root);
+		if (rc)
+			return rc == XERR_UNSUPPORTED ? 0 : rc;
+		c = chunk_of(ctx, root);
+	}
+	if (!c)
+		return 0;
+	want_rt = xfmt_geom_ino_agino(g, root) + 2 < c->startino + 64u &&
+		  ctx->sb.rblocks == 0 && ctx->sb.rextents == 0 &&
+		  (ctx->sb.rbmino == XFS_NULLFSINO || ctx->sb.rbmino == root + 1) &&
+		  (ctx->sb.rsumino == XFS_NULLFSINO || ctx->sb.rsumino == root + 2) &&
+		  !xa_irec_find(ctx, root + 1) && !xa_irec_find(ctx, root + 2);
+	action = xr_plan_action(rp->plan, "recreate-root", 0, root,
+				"root directory %" PRIu64 " recreated (no inode is left "
+				"there)%s", root, want_rt ? "; realtime bitmap and summary "
+				"inodes recreated after it" : "");
+	if (action < 0)
+		return action;
+	rc = rp_plan_dir_core(rp, root, 0755, action);
+	if (!rc)
+		rc = rp_irec_insert(ctx, root, XFMT_S_IFDIR | 0755);
+	if (!rc && want_rt) {
+		rc = new_rt_inode(rp, root + 1, XFS_DIFLAG_NEWRTBM, action);
+		if (!rc)
+			rc = new_rt_inode(rp, root + 2, 0, action);
+		if (!rc) {
+			ctx->sb.rbmino = root + 1;
+			ctx->sb.rsumino = root + 2;
+		}
+	}
+	if (!rc)
+		rc = reinit_dead_slots(rp, chunk_of(ctx, root), action);
+	if (rc)
+		return rc;
+	rp->root_fixed = true;
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xa_finding *f = &ctx->findings.items[i];
+
+		if (f->p.code == XP_nsRootNotDir ||
+		    (want_rt && f->p.code == XP_sbBadRootIno && f->p.field &&
+		     (!strcmp(f->p.field, "rbmino") || !strcmp(f->p.field, "rsumino")))) {
+			rc = rp_answer(rp, action, i);
+			if (rc)
+				return rc;
+		}
+	}
+	rp_need_rebuild(rp, 0);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Superblocks and log. */
 
@@ -484,7 +675,7 @@ static int plan_superblocks(struct xr_rp *rp)
 	/* Dropping a dirty log drops the counter updates it held too; a
 	 * replayed one leaves lazy counters for the mount to recompute, which
 	 * we do here instead. */
-	if (ctx->log_dirty && (rp->o->zero_log || ctx->log.replayed))
+	if (ctx->log_dirty && (rp->zero_log || ctx->log.replayed))
 		what |= XR_SB_PRIMARY;
 	if (!what)
 		return 0;
@@ -545,9 +736,13 @@ static int plan_log(struct xr_rp *rp, uint32_t cycle)
 	struct xa_ctx *ctx = rp->ctx;
 	int action, rc;
 
-	if (!ctx->log_dirty || (!rp->o->zero_log && !ctx->log.replayed))
+	if (!ctx->log_dirty || (!rp->zero_log && !ctx->log.replayed))
 		return 0;
-	if (rp->o->zero_log)
+	if (!rp->o->zero_log && rp->zero_log)
+		action = xr_plan_action(rp->plan, "zero-log", XR_NO_AG, 0,
+					"the log holds no record (its region was lost): nothing to "
+					"discard; a clean log of cycle %" PRIu32 " written", cycle);
+	else if (rp->zero_log)
 		action = xr_plan_action(rp->plan, "zero-log", XR_NO_AG, 0,
 					"dirty log discarded: a clean log of cycle %" PRIu32 " written",
 					cycle);
@@ -558,7 +753,7 @@ static int plan_log(struct xr_rp *rp, uint32_t cycle)
 					ctx->log.st.transactions, ctx->log.st.bytes, cycle);
 	if (action < 0)
 		return action;
-	rc = rp->o->zero_log ? 0 : xr_log_replay_plan(ctx, rp->plan, action);
+	rc = rp->zero_log ? 0 : xr_log_replay_plan(ctx, rp->plan, action);
 	if (!rc)
 		rc = xr_log_clear_plan(&rp->env, cycle, action);
 	for (size_t i = 0; !rc && i < ctx->findings.count; i++) {
@@ -606,7 +801,12 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 		rp.ags[a].action = -1;
 
 	sum->dirty_log = ctx->log_dirty;
-	if (ctx->log_dirty && !o->zero_log && !ctx->log.replayed) {
+	/* A dirty log in which no record header is left (its blocks zeroed
+	 * or overwritten) holds nothing a discard would lose: a fresh log is
+	 * written unasked, as xfs_repair does. */
+	rp.zero_log = o->zero_log ||
+		      (ctx->log_dirty && !ctx->log.bounds.found && !ctx->log.replayed);
+	if (ctx->log_dirty && !rp.zero_log && !ctx->log.replayed) {
 		sum->refused = true;
 		goto count;
 	}
@@ -624,7 +824,11 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 	}
 
 	fix_rootino(&rp);
+	/* The inode phase first: a root whose core is garbage is cleared
+	 * there, then made anew here (the new core replaces the free one). */
 	rc = rp_plan_inodes(&rp);
+	if (!rc)
+		rc = recreate_root(&rp);
 	if (!rc)
 		rc = rp_plan_names(&rp);
 	if (!rc)

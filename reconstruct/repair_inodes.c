@@ -115,6 +115,7 @@ struct verdict {
 	bool     fix_magic;      /* the magic number is put back */
 	bool     set_reflink;    /* shares blocks: the reflink flag is set */
 	bool     zero_pads;      /* padding the kernel writes as zero is not */
+	bool     fix_flags;      /* flag bits or hints the verifier refuses */
 };
 
 static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict *v)
@@ -140,6 +141,12 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	/* A warning, but xfs_repair rewrites it too (its "bad v3_pad"). */
 	if (f->p.code == XP_inoNonzeroPad) {
 		v->zero_pads = true;
+		return;
+	}
+	/* Bits the kernel refuses, or a hint it ignores: taken back, not the
+	 * whole inode (xfs_repair clears the bits and resets the hints). */
+	if (f->p.code == XP_inoBadFlags || f->p.code == XP_inoBadExtsize) {
+		v->fix_flags = true;
 		return;
 	}
 	if (xprob_severity_of(f->p.code) != XSEV_ERROR)
@@ -308,7 +315,8 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		return clear_inode(rp, ino, grp, n);
 	}
 	action = xr_plan_action(rp->plan, "fix-inode", xfmt_geom_ino_agno(g, ino), ino,
-				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s", ino,
+				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s", ino,
+				v->fix_flags ? " invalid flag bits and size hints cleared;" : "",
 				v->drop_attr ? " damaged attribute fork emptied;" : "",
 				v->set_nblocks ? " block count recomputed;" : "",
 				v->set_nlink ? " link count set to its names;" : "",
@@ -343,9 +351,16 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		xfmt_dinode_put_flags2(buf, d.flags2 | XFS_DIFLAG2_REFLINK);
 	if (v->zero_pads)
 		xfmt_dinode_zero_pads(buf, &d);
+	if (v->fix_flags) {
+		struct xfmt_dinode now;
+
+		/* the flags as the edits above left them (reflink set) */
+		if (xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0)
+			xfmt_dinode_sanitize_flags(buf, g, &now);
+	}
 	/* Only block checksums to fix: the inode itself stays as it is. */
 	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
-	    v->fix_magic || v->set_reflink || v->zero_pads) {
+	    v->fix_magic || v->set_reflink || v->zero_pads || v->fix_flags) {
 		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 		rc = rp_write_inode(rp, action, ino, buf);
 	}
@@ -426,7 +441,8 @@ int rp_plan_inodes(struct xr_rp *rp)
 		else if (vd.clear)
 			rc = clear_inode(rp, v[i].ino, v + i, j - i);
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
-			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads)
+			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads ||
+			 vd.fix_flags)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;
 	}

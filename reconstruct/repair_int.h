@@ -54,6 +54,8 @@ struct xr_rp {
 	                                                (crosslink.c): the old records go */
 	struct xa_u64set              new_inodes;    /* inodes the plan allocates */
 	bool                          root_fixed;    /* sb rootino recomputed */
+	bool                          zero_log;      /* the dirty log is discarded: asked
+	                                                for, or it holds no record */
 	/* v5 without rmapbt: directory data blocks found in unowned space, by
 	 * the owner their header names (dir_salvage.c builds it once) */
 	bool                          dscan_built;
@@ -118,6 +120,10 @@ int rp_revive_files(struct xr_rp *rp);
  * namespace phase, before the AG rebuilds.  0 or a negative xerr.
  */
 int rp_plan_crosslinks(struct xr_rp *rp);
+
+/* Plan a new, empty directory core for ino (permissions perm) under action,
+ * marked new and its AG due for a rebuild (repair_names.c). */
+int rp_plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int action);
 
 /* The namespace phase: directories rewritten from what they still name,
  * orphans linked into lost+found, link counts (repair_names.c). */

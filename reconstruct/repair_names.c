@@ -536,10 +536,12 @@ static uint64_t free_inode(struct ns *ns)
 /*
  * Plan a fresh directory core for ino with permission bits perm: a copy of
  * the root's core as template (same owner, times and timestamp encoding),
- * empty short-form data fork, no attr fork.  The namespace phase writes its
- * entries later (rp_dir_write reads this core back through the plan).
+ * empty short-form data fork, no attr fork; when the root's core is gone
+ * too (its chunk destroyed, the root being recreated), a core built from
+ * nothing.  The namespace phase writes its entries later (rp_dir_write
+ * reads this core back through the plan).
  */
-static int plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int action)
+int rp_plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int action)
 {
 	struct xa_ctx *ctx = rp->ctx;
 	const struct xfmt_geom *g = &ctx->geom;
@@ -550,8 +552,19 @@ static int plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int acti
 	int rc;
 
 	rc = xa_inode_read(ctx, ctx->sb.rootino, &rootip);
-	if (rc)
-		return XERR_UNSUPPORTED;
+	if (rc == XERR_NOMEM)
+		return rc;
+	if (rc || !is_dir(rootip.d.mode)) {
+		if (!rc)
+			xa_inode_release(&rootip);
+		buf = malloc(g->inodesize);
+		if (!buf)
+			return XERR_NOMEM;
+		xfmt_dinode_new_encode(buf, g, ino, mode, 2, 0, rp->env.lsn);
+		rc = rp_write_inode(rp, action, ino, buf);
+		free(buf);
+		goto done;
+	}
 	buf = rootip.raw;
 	buf[2] = (uint8_t)(mode >> 8);
 	buf[3] = (uint8_t)mode;
@@ -568,6 +581,7 @@ static int plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int acti
 	xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 	rc = rp_write_inode(rp, action, ino, buf);
 	xa_inode_release(&rootip);
+done:
 	if (!rc && xa_u64set_add(&rp->new_inodes, ino) < 0)
 		rc = XERR_NOMEM;
 	if (!rc)
@@ -587,7 +601,7 @@ static int make_lost_found(struct ns *ns, size_t root, int action)
 
 	if (!ino)
 		return XERR_UNSUPPORTED;
-	rc = plan_dir_core(ns->rp, ino, 0700, action);
+	rc = rp_plan_dir_core(ns->rp, ino, 0700, action);
 	if (rc)
 		return rc;
 	/* its entry in the root goes at the end of the entry pool: the root's
@@ -1044,7 +1058,11 @@ static int revive_dirs(struct xr_rp *rp)
 			rc = action;
 			break;
 		}
-		rc = plan_dir_core(rp, cand[i], r ? r->mode : 0755, action);
+		rc = rp_plan_dir_core(rp, cand[i], r ? r->mode : 0755, action);
+		if (rc == XERR_UNSUPPORTED) {
+			rc = 0;  /* no core could be made: its children become orphans */
+			continue;
+		}
 		if (!rc)
 			rc = rp_answer_entries(rp, action, cand[i]);
 		if (!rc && !r)

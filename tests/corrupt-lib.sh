@@ -14,6 +14,10 @@
 #     header, a btree or directory block, one inode) is overwritten with
 #     zeroes by dd, whole or LENGTH bytes from OFFSET inside it.  Commands
 #     after it start again from a fresh xfs_db (navigation starts anew).
+#   - `wipe OFFSET LENGTH` is not an xfs_db command either: LENGTH bytes
+#     from byte OFFSET of the image are overwritten with zeroes (the start of
+#     a disk a partition tool or a misdirected dd destroyed), whatever
+#     structures lie there; commands after it start from a fresh xfs_db.
 #
 # Needs XFS_DB set.  Functions keep their state in _-prefixed variables.
 
@@ -75,6 +79,17 @@ zero_top() {
 	echo "zeroed $_len bytes at byte $_off"
 }
 
+# wipe IMG OFFSET LENGTH: zero LENGTH bytes from byte OFFSET of IMG
+wipe() {
+	case "$2$3" in *[!0-9]*) echo "wipe: OFFSET and LENGTH are byte counts"; return 1 ;; esac
+	_bs=512
+	[ $(($2 % 1048576)) -eq 0 ] && [ $(($3 % 1048576)) -eq 0 ] && _bs=1048576
+	[ $(($2 % _bs)) -eq 0 ] && [ $(($3 % _bs)) -eq 0 ] || _bs=1
+	dd if=/dev/zero of="$1" bs=$_bs seek=$(($2 / _bs)) count=$(($3 / _bs)) conv=notrunc 2> /dev/null ||
+		{ echo "wipe: dd cannot write $3 bytes at $2"; return 1; }
+	echo "zeroed $3 bytes at byte $2"
+}
+
 # corrupt IMG CMDS: run the ';'-separated xfs_db commands in expert mode,
 # with `zero` as described above.  Prints what xfs_db says: xfs_db exits 0
 # even when a command fails, so callers grep the output (db_failed).
@@ -92,6 +107,12 @@ corrupt() {
 		zero | zero\ *)
 			# shellcheck disable=SC2086
 			zero_top "$_img" "$_args" ${_c#zero} || _rc=1
+			_args=""
+			;;
+		wipe\ *)
+			[ -z "$_args" ] || db_run "$_img" "$_args"
+			# shellcheck disable=SC2086
+			wipe "$_img" ${_c#wipe} || _rc=1
 			_args=""
 			;;
 		*)

@@ -70,22 +70,6 @@ static int cnt_rec(struct xa_walk *w, const uint8_t *rec, unsigned idx, uint32_t
 	return 0;
 }
 
-/* Room for one more chunk record at the end of ag->chunks; NULL when out
- * of memory. */
-static struct xa_ichunk *chunk_append(struct xa_ag *ag)
-{
-	if (ag->nchunks == ag->chunks_cap) {
-		size_t ncap = ag->chunks_cap ? ag->chunks_cap * 2 : 64;
-		struct xa_ichunk *n = realloc(ag->chunks, ncap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		ag->chunks = n;
-		ag->chunks_cap = ncap;
-	}
-	return &ag->chunks[ag->nchunks++];
-}
-
 static int ino_rec(struct xa_walk *w, const uint8_t *rec, unsigned idx, uint32_t agbno)
 {
 	struct xa_ag *ag = w->ag;
@@ -93,7 +77,7 @@ static int ino_rec(struct xa_walk *w, const uint8_t *rec, unsigned idx, uint32_t
 	struct xa_ichunk *c;
 
 	xfmt_inobt_rec_decode(rec, xfmt_geom_has_sparse_inodes(&w->ctx->geom), &r);
-	c = chunk_append(ag);
+	c = xa_ag_chunk_append(ag);
 	if (!c)
 		return XERR_NOMEM;
 	c->startino = r.startino;
@@ -199,7 +183,7 @@ static int chunks_from_rmap(struct xa_ctx *ctx, struct xa_ag *ag)
 				c = &ag->chunks[ag->nchunks - 1];
 				present |= ~c->free;
 			} else {
-				c = chunk_append(ag);
+				c = xa_ag_chunk_append(ag);
 				if (!c)
 					return XERR_NOMEM;
 			}
@@ -282,7 +266,7 @@ static int chunks_from_scan(struct xa_ctx *ctx, struct xa_ag *ag)
 			if (start > UINT32_MAX)
 				break;
 			if (!ag->nchunks || ag->chunks[ag->nchunks - 1].startino != start) {
-				c = chunk_append(ag);
+				c = xa_ag_chunk_append(ag);
 				if (!c)
 					return XERR_NOMEM;
 				c->startino = (uint32_t)start;

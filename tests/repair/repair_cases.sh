@@ -18,7 +18,9 @@
 #       (exit 0) and that the kernel mounts read-only;
 #     - list as orphans exactly what OUT's /lost+found holds (names and
 #       inode numbers);
-#     - keep at least as many files at their original paths as xfs_repair.
+#     - keep at least as many files at their original paths as xfs_repair;
+#       for a case flagged `reach`, also at least as many files reachable
+#       (at their paths or in lost+found).
 #   xfs_repair, for comparison: plain `xfs_repair` on another copy of C
 #     (again with -L when it asks for the log to be zeroed), judged as clean
 #     or not the same way (xfs_repair -n, xfsrecon check, mount).
@@ -86,7 +88,7 @@ bad=$(cut -d '|' -f 1 "$TMPD/all" | sort | uniq -d | head -n 3 | tr '\n' ' ')
 bad=$(cut -d '|' -f 1 "$TMPD/all" | grep -v -x '[a-z0-9][a-z0-9.-]*' | head -n 3 | tr '\n' ' ')
 [ -z "$bad" ] || fail "case names must be [a-z0-9.-]: $bad"
 bad=$(awk -F '|' '{ n = split($4, w, / +/)
-	for (i = 1; i <= n; i++) if (w[i] != "" && w[i] != "todo" && w[i] != "silent") print $1 ": " w[i]
+	for (i = 1; i <= n; i++) if (w[i] != "" && w[i] != "todo" && w[i] != "silent" && w[i] != "reach") print $1 ": " w[i]
 	if ((" " $4 " ") ~ / silent / && $5 ~ /^[ \t]*$/) print $1 ": silent without a reason" }' "$TMPD/all" | head -n 3)
 [ -z "$bad" ] || fail "bad flags in the case table: $bad"
 for name in $(cut -d '|' -f 2 "$TMPD/all" | sort -u); do
@@ -363,6 +365,14 @@ run_case() {
 	if [ "$1" != - ] && [ "$4" != - ] && [ "$1" -lt "$4" ]; then
 		problems="${problems}$1 files preserved at their paths, xfs_repair preserves $4; "
 	fi
+	# reach: as many files reachable (at their paths or in lost+found)
+	case " $flags " in
+	*" reach "*)
+		if [ "$1" != - ] && [ "$4" != - ] && [ $(($1 + $2)) -lt $(($4 + $5)) ]; then
+			problems="${problems}$(($1 + $2)) files reachable, xfs_repair keeps $(($4 + $5)); "
+		fi
+		;;
+	esac
 	if [ -z "$problems" ]; then
 		status=PASS
 		[ $todo -eq 1 ] && status=XPASS
