@@ -175,7 +175,12 @@ EOF
 	fi
 	if [ "$files_ours" -lt "$files_theirs" ]; then
 		classes="$classes fewer-files"
-		reason="$reason ours keeps $files_ours paths, xfs_repair $files_theirs;"
+		for _i in ours theirs; do
+			sort -u "$w/$_i.img.paths" 2> /dev/null |
+				comm -12 - "$out/base/$image.paths" > "$w/$_i.kept"
+		done
+		comm -13 "$w/ours.kept" "$w/theirs.kept" > "$w/lost"
+		reason="$reason ours keeps $files_ours paths, xfs_repair $files_theirs (first lost: $(head -n 1 "$w/lost" | tr '\t' ' '));"
 	fi
 	classes=$(echo $classes | tr ' ' ',')
 	result=pass
@@ -200,6 +205,10 @@ EOF
 			[ -f "$w/ck_ours" ] && grep -v '^ *$' "$w/ck_ours" | head -n 20
 			echo "-- xfs_repair (exit $xr_fix), then xfs_repair -n (exit $xr_theirs):"
 			xr_lines "$w/xr_theirs"
+			if [ "$files_ours" -lt "$files_theirs" ]; then
+				echo "-- paths xfs_repair keeps and ours does not (the first 10):"
+				head -n 10 "$w/lost"
+			fi
 		} > "$out/cases/$f.txt"
 	fi
 	[ -n "$classes" ] || classes=-
@@ -531,7 +540,11 @@ summarize() {
 		s = $3; st[s] = 1; n[s]++; tot++; res[s, $7]++; rt[$7]++
 		if ($7 == "fail" || $7 == "known") {
 			c = $8; sub(/,.*/, "", c); cl[s, c]++; ct[c]++; cls[c] = 1
-			g = $3 "\t" $4; grp[g]++
+			# a group: the structure (every inode kind is "inode") and the
+			# field with its array index dropped, across images
+			gs_ = $3; if (gs_ ~ /^inode-/) gs_ = "inode"
+			gf = $4; gsub(/\[[0-9]+\]/, "[]", gf)
+			g = gs_ "\t" gf; grp[g]++; gc[g, c]++
 			if (!(g in why)) why[g] = $17
 			split($8, all, ",")
 			for (i in all) anyc[all[i]]++
@@ -539,6 +552,7 @@ summarize() {
 		if ($12 == "0" && $14 != "0" && $14 != "-") { bet++; bets[s]++ }
 		if ($15 + 0 > $16 + 0) { more++; mores[s]++ }
 		if ($9 != "-" && $9 != "0") { real++; if ($10 != "0") det++ }
+		if ($14 == "0") { tclean++; if ($12 != "0") ounclean++ }
 	}
 	END {
 		split("crash hang missed-detection unclean-output fewer-files", co, " ")
@@ -553,18 +567,21 @@ summarize() {
 		printf "%-30s %6d %5d %5d %5d %6d %6d %5d %5d %6d %6d %6d %6d %6d\n", "total", tot, rt["noop"], rt["nofuzz"], rt["pass"], rt["fail"], rt["known"], ct["crash"], ct["hang"], ct["missed-detection"], ct["unclean-output"], ct["fewer-files"], bet, more
 		print ""
 		printf "damage xfs_repair -n saw: %d cases; check detected %d of them (%.1f%% missed)\n", real, det, real ? 100 * (real - det) / real : 0
+		printf "xfs_repair'"'"'s output clean: %d cases; ours not clean in %d of them (%.1f%%)\n", tclean, ounclean, tclean ? 100 * ounclean / tclean : 0
 		printf "cases failing (first class / any class): "
 		for (i = 1; i <= 5; i++) printf "%s %d/%d  ", co[i], ct[co[i]], anyc[co[i]]
 		print ""
 		printf "better: our output clean, xfs_repair'"'"'s not: %d; more: we keep more paths: %d\n", bet, more
 		print ""
-		print "most frequent failing (structure, field) groups:"
+		print "most frequent failing (structure, field) groups (inodes of every kind together, array indices dropped):"
 		ng = 0
 		for (g in grp) gs[++ng] = g
 		for (i = 2; i <= ng; i++) for (j = i; j > 1 && (grp[gs[j - 1]] < grp[gs[j]] || (grp[gs[j - 1]] == grp[gs[j]] && gs[j - 1] > gs[j])); j--) { t = gs[j]; gs[j] = gs[j - 1]; gs[j - 1] = t }
 		for (i = 1; i <= ng && i <= 25; i++) {
 			split(gs[i], sf, "\t")
-			printf "%4d  %-18s %-28s %s\n", grp[gs[i]], sf[1], sf[2], substr(why[gs[i]], 1, 160)
+			k = ""
+			for (q = 1; q <= 5; q++) if (gc[gs[i], co[q]]) k = k (k == "" ? "" : ",") co[q] "=" gc[gs[i], co[q]]
+			printf "%4d  %-18s %-26s %s\n      e.g. %s\n", grp[gs[i]], sf[1], sf[2], k, substr(why[gs[i]], 1, 200)
 		}
 	}' "$out/matrix.tsv" > "$out/summary.txt"
 	cat "$out/summary.txt"
