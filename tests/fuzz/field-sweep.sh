@@ -41,6 +41,8 @@
 #
 # Each case, with a copy C of the image corrupted by
 #   xfs_db -x NAV... -c "print FIELD" -c "fuzz -d|-c FIELD VERB":
+#   (xfs_db's `random` draws a new value on every run: such a case is not
+#   reproducible, so KEY.txt of a failing case says what the fuzz wrote);
 #   a case whose fuzz changed nothing (the field had that value) is `noop`,
 #   one xfs_db refused (no such field here) `nofuzz`; otherwise
 #     xfs_repair -n C                    the oracle: is the damage real
@@ -193,6 +195,7 @@ EOF
 		fi
 		{
 			echo "== $key: $classes"
+			echo "-- fuzz: $nav; $field = $(printf '%s\n' "$vals" | sed -n 1p) -> $(printf '%s\n' "$vals" | sed -n 2p)"
 			echo "-- xfs_repair -n on the corrupted image (exit $xr_in):"
 			xr_lines "$w/xr_in"
 			echo "-- xfsrecon check (exit $ck_in):"
