@@ -50,35 +50,16 @@ n_images=${1:-200}
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 TYPES=${SWEEP_TYPES:-"sb agf agfl agi btbno btcnt btino btfino btrmap btrefcnt btbmapd btbmapa bmbt inode dir attr symlink log"}
 
-for t in xfs_db zstd timeout; do
-	command -v "$t" >/dev/null 2>&1 || { echo "blocktrash-sweep.sh: $t missing" >&2; exit 2; }
-done
-
-if [ -z "${XFSRECON:-}" ]; then
-	b=${SWEEP_BUILDDIR:-$srcdir/_build-sweep}
-	mkdir -p "$b"
-	if [ ! -f "$b/Makefile" ]; then
-		(cd "$srcdir" && { [ -f configure ] || autoreconf -fi; }) || exit 2
-		(cd "$b" && "$srcdir/configure" -q --enable-asan --enable-ubsan) || exit 2
-	fi
-	(cd "$b" && make -s -j2 xfsrecon) || exit 2
-	XFSRECON=$b/xfsrecon
-fi
+sweep_srcdir=$srcdir
+. "$srcdir/tests/fuzz/sweep-lib.sh"
+sweep_need xfs_db zstd timeout
+sweep_xfsrecon
 work=${SWEEP_WORKDIR:-$(mktemp -d "${TMPDIR:-/tmp}/xfz-sweep.XXXXXX")}
 mkdir -p "$work/base" "$work/fail"
 : > "$work/results"
 
-# Sanitizers end the process with a signal so that the exit status says so.
-ASAN_OPTIONS=abort_on_error=1:detect_leaks=1:allocator_may_return_null=1
-UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
-export ASAN_OPTIONS UBSAN_OPTIONS
-
 # ---------------------------------------------------------------- base images
-for z in "$srcdir"/corpus/images/*.img.zst; do
-	[ -f "$z" ] || continue
-	name=$(basename "$z" .img.zst)
-	[ -f "$work/base/$name.img" ] || zstd -q -d -f -o "$work/base/$name.img" "$z" || exit 2
-done
+sweep_base_images "$work/base"
 if ! ls "$work/base"/*.img >/dev/null 2>&1; then
 	# No corpus: a populated scratch image (needs root for the loop mount).
 	img="$work/base/scratch.img"
@@ -111,14 +92,12 @@ xsd="$srcdir/doc/report.xsd"
 # bug except from stat/cat, whose inode may have stopped being a regular file,
 # and show, whose directory or tree may have stopped being one.
 classify() {
-	if [ "$2" -eq 124 ]; then
-		echo hang
-	elif [ "$2" -ge 128 ] || grep -qE 'Sanitizer|runtime error:' "$3"; then
-		echo crash
-	elif [ "$2" -eq 16 ] && case $1 in stat*|cat*|show*) false ;; *) true ;; esac; then
+	_f=$(sweep_fault "$2" "$3")
+	if [ "$_f" = ok ] && [ "$2" -eq 16 ] &&
+		case $1 in stat*|cat*|show*) false ;; *) true ;; esac; then
 		echo usage
 	else
-		echo ok
+		echo "$_f"
 	fi
 }
 
