@@ -202,6 +202,10 @@ static const char *ag_blocked_compute(struct xr_rp *rp, uint32_t agno)
 		return "no ownership was collected";
 	if (!xa_ag_chunks_known(ag))
 		return "the inode btree could not be read and the inode chunks could not be found";
+	/* Chunks taken from the rmapbt or a scan of the AG owe nothing to the
+	 * inode btree's records, damaged or not. */
+	if (ag->chunks_from_rmap || ag->chunks_from_scan)
+		return NULL;
 	for (size_t i = 0; i < ctx->findings.count; i++) {
 		const struct xa_finding *f = &ctx->findings.items[i];
 

@@ -75,8 +75,19 @@ static int ino_rec(struct xa_walk *w, const uint8_t *rec, unsigned idx, uint32_t
 	struct xa_ag *ag = w->ag;
 	struct xfmt_inobt_rec r;
 	struct xa_ichunk *c;
+	uint32_t first, last;
 
 	xfmt_inobt_rec_decode(rec, xfmt_geom_has_sparse_inodes(&w->ctx->geom), &r);
+	/* A record whose chunk cannot lie in this AG's inode range (the
+	 * verifier reported ichunkOutsideAg) names no inodes: believing it
+	 * would read, and have repair rewrite, AG headers or data as inodes.
+	 * Such records are what a leaf whose numrecs overstates its records
+	 * yields from the unused part of the block. */
+	if (!xfmt_agino_range(&w->ctx->geom, ag->agno, &first, &last) || r.startino < first ||
+	    (uint64_t)r.startino + XFS_INODES_PER_CHUNK - 1 > last) {
+		w->complete = false;
+		return 0;
+	}
 	c = xa_ag_chunk_append(ag);
 	if (!c)
 		return XERR_NOMEM;
