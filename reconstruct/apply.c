@@ -28,6 +28,7 @@
 
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
+#include "analyzer/io/outpath.h"
 #include "analyzer/io/partition.h"
 #include "analyzer/io/sha256.h"
 #include "formats/sb.h"
@@ -128,7 +129,9 @@ static bool block_busy(const char *name)
 }
 
 /* Is the image file st backs a loop device that is mounted or held?  Names
- * it in why. */
+ * it in why.  Loop devices are matched by the device and inode number of
+ * their backing file, as the kernel reports them: a path in sysfs reads
+ * "(deleted)" once the name is gone, and another hard link has another. */
 static bool loop_busy(const struct stat *st, char *why, size_t len)
 {
 	DIR *d = opendir("/sys/block");
@@ -138,14 +141,17 @@ static bool loop_busy(const struct stat *st, char *why, size_t len)
 	if (!d)
 		return false;
 	while (!busy && (e = readdir(d))) {
-		char path[512], backing[4096];
-		struct stat bs;
+		char path[512], devno[64];
+		unsigned maj, min;
+		dev_t bdev;
+		ino_t bino;
 
 		if (strncmp(e->d_name, "loop", 4))
 			continue;
-		snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", e->d_name);
-		if (read_line(path, backing, sizeof(backing)) || stat(backing, &bs) != 0 ||
-		    bs.st_dev != st->st_dev || bs.st_ino != st->st_ino)
+		snprintf(path, sizeof(path), "/sys/block/%s/dev", e->d_name);
+		if (read_line(path, devno, sizeof(devno)) || sscanf(devno, "%u:%u", &maj, &min) != 2 ||
+		    !ximg_loop_backing(makedev(maj, min), &bdev, &bino) || bdev != st->st_dev ||
+		    bino != st->st_ino)
 			continue;
 		if (block_busy(e->d_name)) {
 			snprintf(why, len, "it backs /dev/%s, which is mounted or in use", e->d_name);
@@ -187,12 +193,6 @@ static bool device_busy(const struct stat *st)
 
 /* ------------------------------------------------------------ the target */
 
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return (a->st_dev == b->st_dev && a->st_ino == b->st_ino) ||
-	       (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode) && a->st_rdev == b->st_rdev);
-}
-
 /* Open TARGET as apply.h says; returns an exit code (0 = open). */
 static int open_target(struct ap *a)
 {
@@ -204,8 +204,8 @@ static int open_target(struct ap *a)
 		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, strerror(errno));
 		return errno == ENOENT ? XR_EXIT_USAGE : XR_EXIT_OPERATIONAL;
 	}
-	if ((stat(a->o->file, &other) == 0 && same_file(&st, &other)) ||
-	    (a->o->undo && stat(a->o->undo, &other) == 0 && same_file(&st, &other))) {
+	if ((stat(a->o->file, &other) == 0 && ximg_out_aliases(&st, &other)) ||
+	    (a->o->undo && stat(a->o->undo, &other) == 0 && ximg_out_aliases(&st, &other))) {
 		fprintf(a->errs, "xfsrecon: %s is the plan or the undo file, not a target\n", a->tpath);
 		return XR_EXIT_USAGE;
 	}
@@ -238,7 +238,8 @@ static int open_target(struct ap *a)
 		return XR_EXIT_OPERATIONAL;
 	}
 	/* The file opened is the one checked (no swap in between). */
-	if (fstat(a->fd, &fst) != 0 || !same_file(&st, &fst) || fst.st_mode != st.st_mode) {
+	if (fstat(a->fd, &fst) != 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino ||
+	    fst.st_mode != st.st_mode) {
 		fprintf(a->errs, "xfsrecon: %s changed while it was opened\n", a->tpath);
 		return XR_EXIT_OPERATIONAL;
 	}
@@ -411,6 +412,7 @@ static bool undo_matches(const struct xr_planfile *p, const struct xr_planfile *
 /* Write the undo file: TARGET's current bytes (all "before", checked). */
 static int write_undo(struct ap *a)
 {
+	struct ximg_out_opts guard = { .what = "the undo file" };
 	struct xr_pf_xml px;
 	uint8_t *payload = malloc(a->pf.payload_len ? (size_t)a->pf.payload_len : 1), sha[32];
 	const uint8_t *index;
@@ -449,8 +451,10 @@ static int write_undo(struct ap *a)
 	xa_xw_end(&px.x);
 	if (xr_pf_xml_end(&px, &index, &ilen))
 		goto out;
+	guard.in_path[0] = a->o->file;
+	guard.in_path[1] = a->tpath;
 	rc = xr_pf_save(a->o->undo, XR_PF_UNDO, index, ilen, payload, a->pf.payload_len, false,
-			NULL, NULL, err, sizeof(err));
+			&guard, NULL, err, sizeof(err));
 	if (rc)
 		fprintf(a->errs, "xfsrecon: the undo file: %s\n", err);
 out:
@@ -465,7 +469,9 @@ out:
  * run.  Returns an exit code (0 = go on). */
 static int prepare_undo(struct ap *a)
 {
+	struct ximg_out_opts guard = { .what = "the undo file", .replace = true };
 	struct xr_planfile u;
+	bool exists;
 	struct stat st;
 	char err[512];
 	int rc;
@@ -473,6 +479,14 @@ static int prepare_undo(struct ap *a)
 	if (!a->o->undo) {
 		fprintf(a->errs, "xfsrecon: note: no undo file (--undo UNDO keeps the old bytes)\n");
 		return 0;
+	}
+	/* An existing UNDO is read, never written: yet it must be no alias of
+	 * the plan or TARGET (a loop device over either, say). */
+	guard.in_path[0] = a->o->file;
+	guard.in_path[1] = a->tpath;
+	if (ximg_out_check_name(a->o->undo, &guard, &exists, err, sizeof(err))) {
+		fprintf(a->errs, "xfsrecon: %s\n", err);
+		return XR_EXIT_USAGE;
 	}
 	if (lstat(a->o->undo, &st) == 0) {
 		rc = xr_pf_load(a->o->undo, XR_PF_UNDO, &u, err, sizeof(err));
