@@ -232,7 +232,7 @@ const char *ximg_out_aliases(const struct stat *out, const struct stat *in)
 	const char *why = NULL;
 
 	if (same_node(&on, &inn))
-		return on.blk ? "is the input device" : "is the input";
+		return on.blk ? "is the input device" : "is the input image";
 	oc = calloc(1, sizeof(*oc));
 	ic = calloc(1, sizeof(*ic));
 	if (!oc || !ic) {
@@ -339,10 +339,12 @@ int ximg_out_open(const char *path, const struct ximg_out_opts *o, int *fd, bool
 			return say(err, errlen, XERR_USAGE, "%s is a symlink to nothing: refusing to "
 				   "create where it points", path);
 	}
-	/* Refused before any open for writing: not even that touches the evidence. */
-	rc = check_inputs(path, o, &st, err, errlen);
+	/* Refused before any open for writing: not even that touches the
+	 * evidence.  An existing name not to be replaced is refused as that
+	 * first, whatever it is. */
+	rc = check_kind(path, o, &lst, &st, err, errlen);
 	if (!rc)
-		rc = check_kind(path, o, &lst, &st, err, errlen);
+		rc = check_inputs(path, o, &st, err, errlen);
 	if (rc)
 		return rc;
 	if (!S_ISLNK(lst.st_mode))
