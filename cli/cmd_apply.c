@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "cli/exit_codes.h"
 #include "reconstruct/apply.h"
 
 int xc_run_apply(const struct xc_command *cmd, const struct xc_args *a)
@@ -19,5 +20,15 @@ int xc_run_apply(const struct xc_command *cmd, const struct xc_args *a)
 	ao.have_offset = a->io.have_offset;
 	ao.offset = a->io.offset;
 	ao.partition = a->io.partition;
-	return xr_cmd_apply(&ao, stdout, stderr);
+	switch (xr_cmd_apply(&ao, stdout, stderr)) {
+	case XR_APPLY_DONE:
+		return XC_EXIT_CLEAN;
+	case XR_APPLY_REFUSED:
+		return XC_EXIT_LEFT;
+	case XR_APPLY_BAD_REQUEST:
+		return XC_EXIT_USAGE;
+	case XR_APPLY_FAILED:
+		break;
+	}
+	return XC_EXIT_OPERATIONAL;
 }

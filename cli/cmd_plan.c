@@ -86,6 +86,7 @@ static int store(const struct xr_cmd_plan_opts *o, struct xa_ctx *ctx, const str
 		 const struct xr_repair_summary *sum, const char *result, uint8_t id[32],
 		 char *err, size_t errlen)
 {
+	struct ximg_out_opts guard = { .what = "the plan" };
 	struct xr_report_info ri;
 	struct xr_pf_change *pc = NULL;
 	struct xr_pf_xml px;
@@ -156,8 +157,11 @@ static int store(const struct xr_cmd_plan_opts *o, struct xa_ctx *ctx, const str
 		snprintf(err, errlen, "out of memory building the plan index");
 		goto out;
 	}
-	rc = xr_pf_save(o->out, XR_PF_PLAN, index, ilen, payload, plen, o->force, ctx->image_path,
-			id, err, errlen);
+	guard.in_path[0] = ctx->image_path;
+	guard.in_fd = ximg_raw_fd(ctx->input);
+	guard.in_fd_set = guard.in_fd >= 0;
+	rc = xr_pf_save(o->out, XR_PF_PLAN, index, ilen, payload, plen, o->force, &guard, id, err,
+			errlen);
 out:
 	xr_pf_xml_free(&px);
 	free(pc);
@@ -245,7 +249,14 @@ static void section(FILE *out, const char **last, const char *name, const char *
 	fprintf(out, "\n%s:\n", title);
 }
 
-static void show_element(FILE *out, xmlTextReaderPtr r, const char *name, const char **last)
+/* show_element's walk: the changes as loaded, in index order. */
+struct show {
+	const struct xr_planfile *pf;
+	size_t                    nchange;
+};
+
+static void show_element(FILE *out, xmlTextReaderPtr r, const char *name, const char **last,
+			 struct show *sh)
 {
 	char a[7][1024];
 
@@ -313,9 +324,15 @@ static void show_element(FILE *out, xmlTextReaderPtr r, const char *name, const 
 		if (*get(r, "ino", a[5], sizeof(a[5])))
 			fprintf(out, ", inode %s", a[5]);
 		if (*get(r, "action", a[6], sizeof(a[6])))
-			fprintf(out, ") for %s\n", a[6]);
+			fprintf(out, ") for %s", a[6]);
 		else
-			fprintf(out, ")\n");
+			fprintf(out, ")");
+		/* Loaded and parsed in the same order: change k is changes[k]. */
+		if (sh->nchange < sh->pf->nchanges && sh->pf->changes[sh->nchange].outside)
+			fprintf(out, " OUTSIDE THE FILESYSTEM (%" PRIu64 " bytes): apply refuses it",
+				sh->pf->fs.dblocks * sh->pf->fs.blocksize);
+		fputc('\n', out);
+		sh->nchange++;
 		fprintf(out, "      %s -> %s\n", get(r, "before", a[0], sizeof(a[0])), get(r, "after", a[1], sizeof(a[1])));
 	} else if (!strcmp(name, "orphan")) {
 		section(out, last, name, "moved to lost+found");
@@ -338,26 +355,34 @@ int xr_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *er
 	struct xr_planfile pf;
 	xmlTextReaderPtr r;
 	const char *last = NULL;
+	struct show sh = { &pf, 0 };
 	char err[512], hex[65];
+	size_t outside;
 	int rc, st;
 
-	rc = xr_pf_load(path, 0, &pf, err, sizeof(err));
+	rc = xr_pf_load_review(path, 0, &pf, err, sizeof(err));
 	if (rc) {
 		fprintf(errs, "xfsrecon: %s\n", err);
 		return rc == XERR_USAGE ? XC_EXIT_USAGE : XC_EXIT_OPERATIONAL;
 	}
 	if (xml_path) {
 		fflush(out);
-		rc = xa_xml_save(NULL, xml_path, (const uint8_t *)pf.index, pf.index_len, err,
+		rc = xa_xml_save(path, -1, xml_path, (const uint8_t *)pf.index, pf.index_len, err,
 				 sizeof(err));
 		if (rc)
 			fprintf(errs, "xfsrecon: %s\n", err);
+		outside = pf.noutside;
 		xr_pf_release(&pf);
-		return rc ? XC_EXIT_OPERATIONAL : XC_EXIT_CLEAN;
+		return rc == XERR_USAGE || rc == XERR_EXISTS ? XC_EXIT_USAGE : rc ? XC_EXIT_OPERATIONAL
+			: outside ? XC_EXIT_LEFT : XC_EXIT_CLEAN;
 	}
 	xsha256_hex(pf.id, hex);
 	fprintf(out, "%s %s: %zu writes, %" PRIu64 " bytes\n",
 		pf.kind == XR_PF_PLAN ? "plan" : "undo file", hex, pf.nchanges, pf.payload_len);
+	if (pf.noutside)
+		fprintf(out, "WARNING: %zu writes reach outside the filesystem (past byte %" PRIu64
+			"): apply and undo refuse this file\n", pf.noutside,
+			pf.fs.dblocks * pf.fs.blocksize);
 	/* The index was verified and parsed once already; this walk only prints. */
 	r = xmlReaderForMemory(pf.index, (int)pf.index_len, NULL, "UTF-8", XML_PARSE_NONET);
 	if (!r) {
@@ -368,14 +393,15 @@ int xr_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *er
 	xr_pf_reader_quiet(r);
 	while ((st = xmlTextReaderRead(r)) == 1)
 		if (xmlTextReaderNodeType(r) == XML_READER_TYPE_ELEMENT)
-			show_element(out, r, (const char *)xmlTextReaderConstName(r), &last);
+			show_element(out, r, (const char *)xmlTextReaderConstName(r), &last, &sh);
 	xmlFreeTextReader(r);
+	outside = pf.noutside;
 	xr_pf_release(&pf);
 	if (fflush(out) != 0 || st != 0) {
 		fprintf(errs, "xfsrecon: %s: cannot print the plan\n", path);
 		return XC_EXIT_OPERATIONAL;
 	}
-	return XC_EXIT_CLEAN;
+	return outside ? XC_EXIT_LEFT : XC_EXIT_CLEAN;
 }
 
 int xc_run_plan(const struct xc_command *cmd, const struct xc_args *a)

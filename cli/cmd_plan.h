@@ -37,7 +37,10 @@ int xr_cmd_plan(const struct xr_cmd_plan_opts *o, FILE *out, FILE *errs);
 /*
  * Print the plan or undo file at path: a text review to out, or, when
  * xml_path is not NULL, its verified XML index to xml_path ("-" = out).
- * Exit codes: 0, 8 (unreadable or damaged file), 16 usage.
+ * Writes outside the filesystem the file describes are shown, flagged
+ * (apply refuses such a file).  Exit codes: 0, 4 (writes outside the
+ * filesystem), 8 (unreadable or damaged file), 16 usage (also a refused
+ * XML path).
  */
 int xr_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *errs);
 

@@ -308,8 +308,9 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 	fprintf(out, "%s: %zu actions, %zu writes (%" PRIu64 " bytes), %zu orphans in lost+found; "
 		"input had %" PRIu64 " errors, the output has %" PRIu64 "\n", ri.result, plan.nactions,
 		plan.nchanges, xr_plan_bytes(&plan), plan.norphans, sum.errors, ri.after_errors);
-	if (finish_report(o, &ctx, &plan, &sum, &ri, errs))
-		code = XC_EXIT_OPERATIONAL;
+	rc = finish_report(o, &ctx, &plan, &sum, &ri, errs);
+	if (rc)
+		code = rc == XERR_USAGE ? XC_EXIT_USAGE : XC_EXIT_OPERATIONAL;
 out:
 	if (after_open)
 		xa_ctx_release(&after);

@@ -76,7 +76,7 @@ static const struct xc_cmd_option map_opts[] = {
 	{ XC_OPT_OUTPUT, "the picture to write (required; never the image)" },
 	{ XC_OPT_AG, "draw AG N alone, at a finer resolution" },
 	{ XC_OPT_HTML, NULL },
-	{ XC_OPT_FORCE, "overwrite an existing picture" },
+	{ XC_OPT_FORCE, "overwrite an existing picture (never the image or its aliases)" },
 	{ XC_OPT_FORWARD, NULL },
 	IMAGE_OPTS,
 	END
@@ -85,7 +85,8 @@ static const struct xc_cmd_option map_opts[] = {
 static const struct xc_cmd_option repair_opts[] = {
 	{ XC_OPT_OUTPUT, "the repaired image to write (never the input)" },
 	{ XC_OPT_REPORT, NULL },
-	{ XC_OPT_FORCE, "overwrite an existing OUT" },
+	{ XC_OPT_FORCE, "overwrite an existing OUT, or write a block device (never the input or "
+	  "anything holding or aliasing it)" },
 	{ XC_OPT_DRY_RUN, "print the plan; write nothing" },
 	{ XC_OPT_ZERO_LOG, NULL },
 	{ XC_OPT_QUIET, "print only the summary" },

@@ -28,11 +28,11 @@
 
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
+#include "analyzer/io/outpath.h"
 #include "analyzer/io/partition.h"
 #include "analyzer/io/sha256.h"
 #include "formats/sb.h"
 #include "reconstruct/fd_io.h"
-#include "cli/exit_codes.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/plan_file.h"
 
@@ -128,7 +128,9 @@ static bool block_busy(const char *name)
 }
 
 /* Is the image file st backs a loop device that is mounted or held?  Names
- * it in why. */
+ * it in why.  Loop devices are matched by the device and inode number of
+ * their backing file, as the kernel reports them: a path in sysfs reads
+ * "(deleted)" once the name is gone, and another hard link has another. */
 static bool loop_busy(const struct stat *st, char *why, size_t len)
 {
 	DIR *d = opendir("/sys/block");
@@ -138,14 +140,17 @@ static bool loop_busy(const struct stat *st, char *why, size_t len)
 	if (!d)
 		return false;
 	while (!busy && (e = readdir(d))) {
-		char path[512], backing[4096];
-		struct stat bs;
+		char path[512], devno[64];
+		unsigned maj, min;
+		dev_t bdev;
+		ino_t bino;
 
 		if (strncmp(e->d_name, "loop", 4))
 			continue;
-		snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", e->d_name);
-		if (read_line(path, backing, sizeof(backing)) || stat(backing, &bs) != 0 ||
-		    bs.st_dev != st->st_dev || bs.st_ino != st->st_ino)
+		snprintf(path, sizeof(path), "/sys/block/%s/dev", e->d_name);
+		if (read_line(path, devno, sizeof(devno)) || sscanf(devno, "%u:%u", &maj, &min) != 2 ||
+		    !ximg_loop_backing(makedev(maj, min), &bdev, &bino) || bdev != st->st_dev ||
+		    bino != st->st_ino)
 			continue;
 		if (block_busy(e->d_name)) {
 			snprintf(why, len, "it backs /dev/%s, which is mounted or in use", e->d_name);
@@ -187,13 +192,7 @@ static bool device_busy(const struct stat *st)
 
 /* ------------------------------------------------------------ the target */
 
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	return (a->st_dev == b->st_dev && a->st_ino == b->st_ino) ||
-	       (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode) && a->st_rdev == b->st_rdev);
-}
-
-/* Open TARGET as apply.h says; returns an exit code (0 = open). */
+/* Open TARGET as apply.h says; returns 0 or an enum xr_apply_result. */
 static int open_target(struct ap *a)
 {
 	int mode = a->o->dry_run ? O_RDONLY : O_RDWR;
@@ -202,12 +201,12 @@ static int open_target(struct ap *a)
 
 	if (stat(a->tpath, &st) != 0) {
 		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, strerror(errno));
-		return errno == ENOENT ? XC_EXIT_USAGE : XC_EXIT_OPERATIONAL;
+		return errno == ENOENT ? XR_APPLY_BAD_REQUEST : XR_APPLY_FAILED;
 	}
-	if ((stat(a->o->file, &other) == 0 && same_file(&st, &other)) ||
-	    (a->o->undo && stat(a->o->undo, &other) == 0 && same_file(&st, &other))) {
+	if ((stat(a->o->file, &other) == 0 && ximg_out_aliases(&st, &other)) ||
+	    (a->o->undo && stat(a->o->undo, &other) == 0 && ximg_out_aliases(&st, &other))) {
 		fprintf(a->errs, "xfsrecon: %s is the plan or the undo file, not a target\n", a->tpath);
-		return XC_EXIT_USAGE;
+		return XR_APPLY_BAD_REQUEST;
 	}
 	if (S_ISBLK(st.st_mode)) {
 		/* Mounted is refused before any open for writing; O_EXCL (which
@@ -215,39 +214,40 @@ static int open_target(struct ap *a)
 		if (device_busy(&st)) {
 			fprintf(a->errs, "xfsrecon: %s is mounted or in use: refusing to write to it\n",
 				a->tpath);
-			return XC_EXIT_LEFT;
+			return XR_APPLY_REFUSED;
 		}
 		a->fd = open(a->tpath, mode | O_EXCL | O_CLOEXEC);
 		if (a->fd < 0 && errno == EBUSY) {
 			fprintf(a->errs, "xfsrecon: %s is mounted or in use: refusing to write to it\n",
 				a->tpath);
-			return XC_EXIT_LEFT;
+			return XR_APPLY_REFUSED;
 		}
 	} else if (S_ISREG(st.st_mode)) {
 		if (loop_busy(&st, why, sizeof(why))) {
 			fprintf(a->errs, "xfsrecon: %s: %s: refusing to write to it\n", a->tpath, why);
-			return XC_EXIT_LEFT;
+			return XR_APPLY_REFUSED;
 		}
 		a->fd = open(a->tpath, mode | O_CLOEXEC);
 	} else {
 		fprintf(a->errs, "xfsrecon: %s: not an image file or a block device\n", a->tpath);
-		return XC_EXIT_USAGE;
+		return XR_APPLY_BAD_REQUEST;
 	}
 	if (a->fd < 0) {
 		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, strerror(errno));
-		return XC_EXIT_OPERATIONAL;
+		return XR_APPLY_FAILED;
 	}
 	/* The file opened is the one checked (no swap in between). */
-	if (fstat(a->fd, &fst) != 0 || !same_file(&st, &fst) || fst.st_mode != st.st_mode) {
+	if (fstat(a->fd, &fst) != 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino ||
+	    fst.st_mode != st.st_mode) {
 		fprintf(a->errs, "xfsrecon: %s changed while it was opened\n", a->tpath);
-		return XC_EXIT_OPERATIONAL;
+		return XR_APPLY_FAILED;
 	}
 	a->tsize = (uint64_t)st.st_size;
 #ifdef BLKGETSIZE64
 	if (S_ISBLK(st.st_mode) && ioctl(a->fd, BLKGETSIZE64, &a->tsize) != 0) {
 		fprintf(a->errs, "xfsrecon: %s: cannot get the device size: %s\n", a->tpath,
 			strerror(errno));
-		return XC_EXIT_OPERATIONAL;
+		return XR_APPLY_FAILED;
 	}
 #endif
 	return 0;
@@ -257,7 +257,7 @@ static int open_target(struct ap *a)
  * Where the filesystem starts in TARGET: --offset, --partition N, or by
  * itself when byte 0 holds no XFS superblock and a partition table names a
  * partition that does (what the reading commands do with a whole-disk image).
- * Without either, byte 0.  Returns an exit code (0 = found or byte 0).
+ * Without either, byte 0.  Returns 0 (found, or byte 0) or an enum xr_apply_result.
  */
 static int locate_filesystem(struct ap *a)
 {
@@ -273,7 +273,7 @@ static int locate_filesystem(struct ap *a)
 		if (a->o->offset >= a->tsize) {
 			fprintf(a->errs, "xfsrecon: --offset %" PRIu64 " is past the end of %s (%" PRIu64
 				" bytes)\n", a->o->offset, a->tpath, a->tsize);
-			return XC_EXIT_USAGE;
+			return XR_APPLY_BAD_REQUEST;
 		}
 		a->base = a->o->offset;
 		a->fslen = a->tsize - a->base;
@@ -290,12 +290,12 @@ static int locate_filesystem(struct ap *a)
 		if (!a->o->partition)
 			return 0;  /* no table: byte 0, refused later as no XFS there */
 		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, err);
-		return rc == XERR_USAGE ? XC_EXIT_USAGE : XC_EXIT_LEFT;
+		return rc == XERR_USAGE ? XR_APPLY_BAD_REQUEST : XR_APPLY_REFUSED;
 	}
 	if (part.start >= a->tsize) {
 		fprintf(a->errs, "xfsrecon: %s: partition %d starts past the end\n", a->tpath,
 			part.index);
-		return XC_EXIT_LEFT;
+		return XR_APPLY_REFUSED;
 	}
 	a->base = part.start;
 	a->fslen = part.length < a->tsize - part.start ? part.length : a->tsize - part.start;
@@ -411,6 +411,7 @@ static bool undo_matches(const struct xr_planfile *p, const struct xr_planfile *
 /* Write the undo file: TARGET's current bytes (all "before", checked). */
 static int write_undo(struct ap *a)
 {
+	struct ximg_out_opts guard = { .what = "the undo file" };
 	struct xr_pf_xml px;
 	uint8_t *payload = malloc(a->pf.payload_len ? (size_t)a->pf.payload_len : 1), sha[32];
 	const uint8_t *index;
@@ -449,8 +450,10 @@ static int write_undo(struct ap *a)
 	xa_xw_end(&px.x);
 	if (xr_pf_xml_end(&px, &index, &ilen))
 		goto out;
+	guard.in_path[0] = a->o->file;
+	guard.in_path[1] = a->tpath;
 	rc = xr_pf_save(a->o->undo, XR_PF_UNDO, index, ilen, payload, a->pf.payload_len, false,
-			NULL, NULL, err, sizeof(err));
+			&guard, NULL, err, sizeof(err));
 	if (rc)
 		fprintf(a->errs, "xfsrecon: the undo file: %s\n", err);
 out:
@@ -462,10 +465,12 @@ out:
 }
 
 /* Before the first write: an undo file, new or the one of an interrupted
- * run.  Returns an exit code (0 = go on). */
+ * run.  Returns 0 (go on) or an enum xr_apply_result. */
 static int prepare_undo(struct ap *a)
 {
+	struct ximg_out_opts guard = { .what = "the undo file", .replace = true };
 	struct xr_planfile u;
+	bool exists;
 	struct stat st;
 	char err[512];
 	int rc;
@@ -474,16 +479,24 @@ static int prepare_undo(struct ap *a)
 		fprintf(a->errs, "xfsrecon: note: no undo file (--undo UNDO keeps the old bytes)\n");
 		return 0;
 	}
+	/* An existing UNDO is read, never written: yet it must be no alias of
+	 * the plan or TARGET (a loop device over either, say). */
+	guard.in_path[0] = a->o->file;
+	guard.in_path[1] = a->tpath;
+	if (ximg_out_check_name(a->o->undo, &guard, &exists, err, sizeof(err))) {
+		fprintf(a->errs, "xfsrecon: %s\n", err);
+		return XR_APPLY_BAD_REQUEST;
+	}
 	if (lstat(a->o->undo, &st) == 0) {
 		rc = xr_pf_load(a->o->undo, XR_PF_UNDO, &u, err, sizeof(err));
 		if (rc) {
 			fprintf(a->errs, "xfsrecon: %s exists and is no undo file: %s\n", a->o->undo, err);
-			return XC_EXIT_USAGE;
+			return XR_APPLY_BAD_REQUEST;
 		}
 		if (!undo_matches(&a->pf, &u)) {
 			xr_pf_release(&u);
 			fprintf(a->errs, "xfsrecon: %s exists and undoes another plan\n", a->o->undo);
-			return XC_EXIT_USAGE;
+			return XR_APPLY_BAD_REQUEST;
 		}
 		xr_pf_release(&u);
 		fprintf(a->out, "resuming: %s (written by an earlier apply of this plan) is kept\n",
@@ -495,11 +508,11 @@ static int prepare_undo(struct ap *a)
 			"apply?); their old bytes are gone, so a new undo file would be incomplete.\n"
 			"xfsrecon: name the undo file the first apply wrote, or apply without --undo\n",
 			a->ndone, a->tpath);
-		return XC_EXIT_LEFT;
+		return XR_APPLY_REFUSED;
 	}
 	rc = write_undo(a);
 	if (rc)
-		return XC_EXIT_OPERATIONAL;
+		return XR_APPLY_FAILED;
 	fprintf(a->out, "undo file %s written\n", a->o->undo);
 	return 0;
 }
@@ -521,7 +534,7 @@ static int write_all_changes(struct ap *a)
 				   a->base + c->offset) != 0) {
 			fprintf(a->errs, "xfsrecon: %s: write of %" PRIu32 " bytes at byte %" PRIu64
 				" failed: %s\n", a->tpath, c->len, a->base + c->offset, strerror(errno));
-			return XC_EXIT_OPERATIONAL;
+			return XR_APPLY_FAILED;
 		}
 		written++;
 		if (stop && written == stop)
@@ -529,7 +542,7 @@ static int write_all_changes(struct ap *a)
 	}
 	if (fsync(a->fd) != 0) {
 		fprintf(a->errs, "xfsrecon: %s: fsync: %s\n", a->tpath, strerror(errno));
-		return XC_EXIT_OPERATIONAL;
+		return XR_APPLY_FAILED;
 	}
 	/* Read back: every range must now hold what the plan writes. */
 	for (size_t i = 0; i < a->pf.nchanges; i++) {
@@ -539,20 +552,20 @@ static int write_all_changes(struct ap *a)
 		if (xr_pread_full(a->fd, a->buf, c->len, a->base + c->offset) != 0) {
 			fprintf(a->errs, "xfsrecon: %s: reading back byte %" PRIu64 ": %s\n", a->tpath,
 				a->base + c->offset, strerror(errno));
-			return XC_EXIT_OPERATIONAL;
+			return XR_APPLY_FAILED;
 		}
 		xsha256(a->buf, c->len, sha);
 		if (memcmp(sha, c->after, 32)) {
 			fprintf(a->errs, "xfsrecon: %s: ", a->tpath);
 			describe(a->errs, c);
 			fprintf(a->errs, " does not hold the written bytes after the sync\n");
-			return XC_EXIT_OPERATIONAL;
+			return XR_APPLY_FAILED;
 		}
 	}
 	return 0;
 }
 
-int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
+enum xr_apply_result xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
 {
 	const char *verb = o->undo_mode ? "undo" : "apply";
 	struct ap a;
@@ -568,7 +581,7 @@ int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
 	rc = xr_pf_load(o->file, o->undo_mode ? XR_PF_UNDO : XR_PF_PLAN, &a.pf, err, sizeof(err));
 	if (rc) {
 		fprintf(errs, "xfsrecon: %s\n", err);
-		return rc == XERR_USAGE ? XC_EXIT_USAGE : XC_EXIT_OPERATIONAL;
+		return rc == XERR_USAGE ? XR_APPLY_BAD_REQUEST : XR_APPLY_FAILED;
 	}
 	code = open_target(&a);
 	if (!code)
@@ -577,12 +590,12 @@ int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
 		goto out;
 	if (classify(&a)) {
 		fprintf(errs, "xfsrecon: out of memory\n");
-		code = XC_EXIT_OPERATIONAL;
+		code = XR_APPLY_FAILED;
 		goto out;
 	}
 	if (!same_filesystem(&a)) {
 		fprintf(errs, "xfsrecon: %s: refused, nothing written\n", verb);
-		code = XC_EXIT_LEFT;
+		code = XR_APPLY_REFUSED;
 		goto out;
 	}
 	for (size_t i = 0; i < a.pf.nchanges; i++) {
@@ -596,18 +609,18 @@ int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
 	if (a.nother) {
 		fprintf(errs, "xfsrecon: %s: %s: %zu of %zu planned ranges diverged; refused, nothing "
 			"written\n", verb, a.tpath, a.nother, a.pf.nchanges);
-		code = XC_EXIT_LEFT;
+		code = XR_APPLY_REFUSED;
 		goto out;
 	}
 	if (o->dry_run) {
 		fprintf(out, "verified: %s is the planned filesystem; %zu writes to make, %zu already "
 			"made (dry run: nothing written)\n", a.tpath, a.ntodo, a.ndone);
-		code = XC_EXIT_CLEAN;
+		code = XR_APPLY_DONE;
 		goto out;
 	}
 	if (a.ntodo == 0) {
 		fprintf(out, "nothing to do: all %zu writes are already in %s\n", a.ndone, a.tpath);
-		code = XC_EXIT_CLEAN;
+		code = XR_APPLY_DONE;
 		goto out;
 	}
 	if (!o->undo_mode) {
@@ -621,11 +634,11 @@ int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
 	fprintf(out, "%s: %zu writes (%" PRIu64 " bytes in all ranges) made and read back, %zu "
 		"were already in place\n", o->undo_mode ? "restored" : "applied", a.ntodo,
 		a.pf.payload_len, a.ndone);
-	code = XC_EXIT_CLEAN;
+	code = XR_APPLY_DONE;
 out:
-	if (a.fd >= 0 && close(a.fd) != 0 && code == XC_EXIT_CLEAN && !o->dry_run) {
+	if (a.fd >= 0 && close(a.fd) != 0 && code == XR_APPLY_DONE && !o->dry_run) {
 		fprintf(errs, "xfsrecon: %s: close: %s\n", a.tpath, strerror(errno));
-		code = XC_EXIT_OPERATIONAL;
+		code = XR_APPLY_FAILED;
 	}
 	free(a.buf);
 	free(a.state);

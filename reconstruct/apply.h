@@ -43,12 +43,20 @@ struct xr_cmd_apply_opts {
 	int         partition; /* > 0: partition number partition of TARGET's table */
 };
 
+/* How an apply or undo ended; the command line turns it into an exit code. */
+enum xr_apply_result {
+	XR_APPLY_DONE = 0,        /* written and read back, verified (dry run), or nothing to do */
+	XR_APPLY_REFUSED,         /* TARGET is mounted, foreign or diverged: nothing written */
+	XR_APPLY_BAD_REQUEST,     /* the plan, undo file or TARGET named is unusable */
+	XR_APPLY_FAILED,          /* I/O or memory failed (TARGET may be partly written) */
+};
+
 /*
- * Run apply or undo.  Exit codes: 0 applied, restored, already in place, or
- * (dry run) verified; 4 refused: TARGET mounted, another filesystem, or
- * diverged (each divergent range reported on out), nothing written; 8
- * operational (I/O, a damaged plan); 16 usage.
+ * Run apply or undo: DONE when applied, restored, already in place, or (dry
+ * run) verified; REFUSED when TARGET is mounted, another filesystem, or
+ * diverged (each divergent range reported on out), nothing written; FAILED
+ * on I/O or a damaged plan; BAD_REQUEST for an unusable file or TARGET.
  */
-int xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs);
+enum xr_apply_result xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs);
 
 #endif /* XR_APPLY_H */

@@ -25,6 +25,7 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
+#include "analyzer/io/outpath.h"
 #include "analyzer/io/sha256.h"
 #include "reconstruct/plan.h"
 
@@ -88,66 +89,21 @@ static int pwrite_full(struct out *w, const uint8_t *p, size_t len, uint64_t off
 
 /* ---------------------------------------------------------- the evidence */
 
-/* Is st (of OUT, followed) the input, or the block device the input is on? */
-static const char *same_as_input(const struct xa_ctx *ctx, const struct stat *st)
-{
-	struct stat in;
-	int fd = ximg_raw_fd(ctx->input);
-
-	for (int pass = 0; pass < 2; pass++) {
-		if (pass == 0 ? (fd < 0 || fstat(fd, &in) != 0)
-			      : (!ctx->image_path || stat(ctx->image_path, &in) != 0))
-			continue;
-		if (st->st_dev == in.st_dev && st->st_ino == in.st_ino)
-			return "is the input image";
-		if (S_ISBLK(st->st_mode) && S_ISBLK(in.st_mode) && st->st_rdev == in.st_rdev)
-			return "is the input device";
-		if (S_ISBLK(st->st_mode) && st->st_rdev == in.st_dev)
-			return "is the device holding the input image";
-	}
-	return NULL;
-}
-
-/* Open OUT as the rules in output.h say; sets w->fd, is_blk, created. */
+/* Open OUT by the rules of analyzer/io/outpath.h (a block device allowed
+ * with force); sets w->fd, is_blk, created. */
 static int open_out(struct out *w)
 {
-	struct stat st;
-	const char *why;
-	bool forced = w->o && w->o->force;
+	struct ximg_out_opts oo = {
+		.what = "the repaired image", .in_fd = ximg_raw_fd(w->ctx->input),
+		.force = w->o && w->o->force, .block_ok = true, .rdwr = true, .mode = 0600,
+	};
+	int rc;
 
-	if (lstat(w->path, &st) == 0) {
-		if (!forced)
-			return fail(w, XERR_EXISTS, "%s exists (force to overwrite it)", w->path);
-		if (stat(w->path, &st) != 0)
-			return fail(w, XERR_IO, "%s: %s", w->path, strerror(errno));
-		why = same_as_input(w->ctx, &st);
-		if (why)
-			return fail(w, XERR_USAGE, "%s %s: refusing to write to it", w->path, why);
-		if (S_ISBLK(st.st_mode)) {
-			/* O_EXCL on a block device: fails while it is mounted. */
-			w->fd = open(w->path, O_RDWR | O_EXCL | O_CLOEXEC);
-			w->is_blk = true;
-		} else if (S_ISREG(st.st_mode)) {
-			/* No O_TRUNC yet: the identity is checked on the open
-			 * file first, so a race cannot truncate the input. */
-			w->fd = open(w->path, O_RDWR | O_CLOEXEC);
-		} else {
-			return fail(w, XERR_USAGE, "%s: not a regular file or block device", w->path);
-		}
-	} else if (errno == ENOENT) {
-		w->fd = open(w->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		w->created = w->fd >= 0;
-	} else {
-		return fail(w, XERR_IO, "%s: %s", w->path, strerror(errno));
-	}
-	if (w->fd < 0)
-		return fail(w, errno == EEXIST ? XERR_EXISTS : XERR_IO, "%s: %s", w->path,
-			    strerror(errno));
-	if (fstat(w->fd, &st) != 0)
-		return fail(w, XERR_IO, "%s: %s", w->path, strerror(errno));
-	why = same_as_input(w->ctx, &st);
-	if (why)
-		return fail(w, XERR_USAGE, "%s %s: refusing to write to it", w->path, why);
+	oo.in_fd_set = oo.in_fd >= 0;
+	oo.in_path[0] = w->ctx->image_path;
+	rc = ximg_out_open(w->path, &oo, &w->fd, &w->created, &w->is_blk, w->err, w->errlen);
+	if (rc)
+		return rc;
 	if (w->is_blk) {
 #ifdef BLKGETSIZE64
 		uint64_t devsize = 0;

@@ -9,11 +9,13 @@
  * filesystem offsets, so they are OUT offsets.
  *
  * The evidence is protected: the input is only read, through the analyzer's
- * read-only image (never reopened); OUT may not be the input or the device
- * that holds it, whatever symlink or hard link names it; an existing OUT is
- * refused unless forced; a new OUT is created 0600 (an image of someone's
- * disk is not for other users of the machine) with O_EXCL, and removed again
- * if writing it fails, so a half-written output never looks like a result.
+ * read-only image (never reopened); OUT is opened by ximg_out_open
+ * (analyzer/io/outpath.h), so it is never the input nor anything aliasing it
+ * (a hard link, a loop device backed by it, the device holding it, a file
+ * behind an input loop device); an existing OUT is refused unless forced; a
+ * new OUT is created 0600 (an image of someone's disk is not for other users
+ * of the machine) with O_EXCL | O_NOFOLLOW, and removed again if writing it
+ * fails, so a half-written output never looks like a result.
  */
 #ifndef XR_OUTPUT_H
 #define XR_OUTPUT_H
@@ -44,9 +46,9 @@ struct xr_output_opts {
  * blocks are left as holes (a raw input file is copied with
  * copy_file_range over its data ranges, which also keeps its holes).
  * o may be NULL (no force, no progress).
- * Returns 0; XERR_EXISTS (OUT exists, not forced); XERR_USAGE (OUT is the
- * input, the device under it, or not a regular file or block device; plan
- * not finished); XERR_IO (with the OS reason); or an image read error.
+ * Returns 0; XERR_EXISTS (OUT exists, not forced); XERR_USAGE (OUT aliases
+ * the input, is a symlink not forced, or not a regular file or block device;
+ * plan not finished); XERR_IO (with the OS reason); or an image read error.
  * err receives one line for any failure.
  */
 int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *out_path,

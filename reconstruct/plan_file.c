@@ -25,6 +25,7 @@
 #include <zstd.h>
 
 #include "analyzer/errors.h"
+#include "analyzer/io/outpath.h"
 #include "analyzer/io/sha256.h"
 #include "formats/endian.h"
 #include "reconstruct/fd_io.h"
@@ -270,13 +271,6 @@ static int write_all(int fd, const uint8_t *p, size_t len)
 	return 0;
 }
 
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	if (a->st_dev == b->st_dev && a->st_ino == b->st_ino)
-		return true;
-	return S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode) && a->st_rdev == b->st_rdev;
-}
-
 /* fsync the directory holding path, so a new name in it is durable. */
 static int sync_dir(const char *path)
 {
@@ -295,27 +289,33 @@ static int sync_dir(const char *path)
 }
 
 int xr_pf_save(const char *path, enum xr_pf_kind kind, const uint8_t *index, size_t index_len,
-	       const uint8_t *payload, uint64_t payload_len, bool replace, const char *avoid,
-	       uint8_t id[32], char *err, size_t errlen)
+	       const uint8_t *payload, uint64_t payload_len, bool replace,
+	       const struct ximg_out_opts *guard, uint8_t id[32], char *err, size_t errlen)
 {
+	struct ximg_out_opts oo;
 	uint8_t hdr[XR_PF_HDR_SIZE], sha[32];
 	uint8_t *zi = NULL, *zp = NULL;
 	size_t zil = 0, zpl = 0;
-	struct stat st, av;
+	bool exists, created = false, blk;
+	struct stat st;
 	char *tmp = NULL;
 	int fd = -1, rc;
 
 	if (payload_len > SIZE_MAX)
 		return say(err, errlen, XERR_NOMEM, "the payload is too large");
-	if (lstat(path, &st) == 0) {
-		if (!replace)
-			return say(err, errlen, XERR_EXISTS, "%s exists", path);
-		if (avoid && stat(avoid, &av) == 0 && stat(path, &st) == 0 && same_file(&av, &st))
-			return say(err, errlen, XERR_USAGE, "%s is the input image: refusing to "
-				   "replace it", path);
-		if (!S_ISREG(st.st_mode))
-			return say(err, errlen, XERR_USAGE, "%s: not a regular file", path);
-	}
+	if (guard)
+		oo = *guard;
+	else
+		memset(&oo, 0, sizeof(oo));
+	if (!oo.what)
+		oo.what = kind == XR_PF_UNDO ? "the undo file" : "the plan";
+	oo.force = replace;
+	oo.replace = false;
+	oo.block_ok = oo.stream_ok = oo.rdwr = oo.truncate = false;
+	oo.mode = 0600;
+	rc = ximg_out_check_name(path, &oo, &exists, err, errlen);
+	if (rc)
+		return rc;
 	xsha256(index, index_len, sha);
 	if (compress(index, index_len, &zi, &zil) || compress(payload, (size_t)payload_len, &zp, &zpl)) {
 		rc = say(err, errlen, XERR_NOMEM, "out of memory compressing %s", path);
@@ -337,14 +337,18 @@ int xr_pf_save(const char *path, enum xr_pf_kind kind, const uint8_t *index, siz
 		goto out;
 	}
 	sprintf(tmp, "%s.partial", path);
-	/* A leftover from a killed run is ours to replace: it never had a name
-	 * anyone relies on. */
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0) {
-		rc = say(err, errlen, XERR_IO, "%s: %s", tmp, strerror(errno));
+	/* Made new (O_EXCL, O_NOFOLLOW) and checked like any output; one that
+	 * exists already is not ours to remove (a leftover of a killed run, or
+	 * something planted there): the user removes it. */
+	oo.force = false;
+	if (lstat(tmp, &st) == 0) {
+		rc = say(err, errlen, XERR_EXISTS, "%s exists (left by an interrupted run?): remove "
+			 "it first", tmp);
 		goto out;
 	}
+	rc = ximg_out_open(tmp, &oo, &fd, &created, &blk, err, errlen);
+	if (rc)
+		goto out;
 	if (write_all(fd, hdr, sizeof(hdr)) || write_all(fd, zi, zil) || write_all(fd, zp, zpl) ||
 	    fsync(fd) != 0) {
 		rc = say(err, errlen, XERR_IO, "%s: %s", tmp, strerror(errno));
@@ -364,6 +368,7 @@ int xr_pf_save(const char *path, enum xr_pf_kind kind, const uint8_t *index, siz
 	}
 	if (!replace)
 		unlink(tmp);
+	created = false;   /* the name is gone: nothing of ours to remove any more */
 	if (sync_dir(path) != 0) {
 		rc = say(err, errlen, XERR_IO, "%s: syncing its directory: %s", path, strerror(errno));
 		goto out;
@@ -374,7 +379,7 @@ int xr_pf_save(const char *path, enum xr_pf_kind kind, const uint8_t *index, siz
 out:
 	if (fd >= 0)
 		close(fd);
-	if (rc && tmp)
+	if (rc && created)
 		unlink(tmp);
 	free(tmp);
 	free(zi);
@@ -651,8 +656,35 @@ static uint64_t payload_bound(void)
 	return p.max_bytes ? p.max_bytes : XR_PLAN_MAX_BYTES;
 }
 
-int xr_pf_load(const char *path, int want, struct xr_planfile *pf, char *err,
-	       size_t errlen)
+/* Flag the writes that reach past [0, dblocks x blocksize); with strict the
+ * first one refuses the file.  Returns 0 or XERR_FORMAT. */
+static int check_bounds(const char *path, struct xr_planfile *pf, bool strict, char *err,
+			size_t errlen)
+{
+	const struct xr_pf_fs *fs = &pf->fs;
+	uint64_t end = 0;
+
+	if (fs->blocksize && fs->dblocks > UINT64_MAX / fs->blocksize)
+		return say(err, errlen, XERR_FORMAT, "%s: its filesystem size (%" PRIu64 " blocks of "
+			   "%" PRIu32 ") overflows", path, fs->dblocks, fs->blocksize);
+	end = fs->dblocks * fs->blocksize;
+	for (size_t i = 0; i < pf->nchanges; i++) {
+		struct xr_pf_change *c = &pf->changes[i];
+
+		if (c->offset < end && c->len <= end - c->offset)
+			continue;
+		if (strict)
+			return say(err, errlen, XERR_FORMAT, "%s: write %zu (%" PRIu32 " bytes at byte "
+				   "%" PRIu64 ") reaches outside the filesystem (%" PRIu64 " bytes): "
+				   "refused", path, i + 1, c->len, c->offset, end);
+		c->outside = true;
+		pf->noutside++;
+	}
+	return 0;
+}
+
+static int load(const char *path, int want, bool strict, struct xr_planfile *pf, char *err,
+		size_t errlen)
 {
 	uint8_t hdr[XR_PF_HDR_SIZE], sha[32], psha[32];
 	uint64_t il, izl, pl, pzl;
@@ -737,10 +769,21 @@ int xr_pf_load(const char *path, int want, struct xr_planfile *pf, char *err,
 			goto out;
 		}
 	}
-	rc = 0;
+	rc = check_bounds(path, pf, strict, err, errlen);
 out:
 	close(fd);
 	if (rc)
 		xr_pf_release(pf);
 	return rc;
+}
+
+int xr_pf_load(const char *path, int want, struct xr_planfile *pf, char *err, size_t errlen)
+{
+	return load(path, want, true, pf, err, errlen);
+}
+
+int xr_pf_load_review(const char *path, int want, struct xr_planfile *pf, char *err,
+		      size_t errlen)
+{
+	return load(path, want, false, pf, err, errlen);
 }

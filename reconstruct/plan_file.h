@@ -29,6 +29,7 @@
 #include <libxml/xmlreader.h>
 #include <libxml/xmlwriter.h>
 
+#include "analyzer/io/outpath.h"
 #include "analyzer/report/xml_writer.h"
 
 #define XR_PF_MAGIC_PLAN "XFSRPLAN"
@@ -65,6 +66,8 @@ struct xr_pf_change {
 	uint32_t action;        /* the action's number (A1 = 1), 0 = none */
 	uint8_t  before[32];    /* SHA-256 of the bytes there before the write */
 	uint8_t  after[32];     /* SHA-256 of the bytes written */
+	bool     outside;       /* reaches past the filesystem (dblocks x blocksize);
+				 * only xr_pf_load_review keeps such a write */
 };
 
 /* A loaded container. */
@@ -79,6 +82,7 @@ struct xr_planfile {
 	uint64_t             payload_len;
 	char                *index;       /* owned: the XML index, NUL-terminated */
 	size_t               index_len;
+	size_t               noutside;    /* writes flagged outside (xr_pf_load_review) */
 };
 
 /* Release everything pf owns and zero it. */
@@ -90,10 +94,19 @@ void xr_pf_release(struct xr_planfile *pf);
  * XERR_USAGE and a line saying what the file is.  The payload may hold at most the plan
  * bound (XR_PLAN_MAX_BYTES, or $XFSRECON_PLAN_MAX MiB).  Returns 0 (pf
  * filled, caller releases), XERR_IO, XERR_NOMEM, XERR_USAGE or XERR_FORMAT
- * (a damaged or foreign file); err gets one line.
+ * (a damaged or foreign file); err gets one line.  A write that reaches
+ * outside the filesystem the index describes, [0, dblocks x blocksize), is
+ * refused (XERR_FORMAT): whatever its digests say, it would land past the
+ * filesystem (in the next partition of a disk, say).
  */
 int xr_pf_load(const char *path, int want, struct xr_planfile *pf, char *err,
 	       size_t errlen);
+
+/* The same for review (show-plan): writes outside the filesystem are kept,
+ * each flagged outside and counted in noutside, so they are shown rather
+ * than hidden.  Never hand such a pf to anything that writes. */
+int xr_pf_load_review(const char *path, int want, struct xr_planfile *pf, char *err,
+		      size_t errlen);
 
 /* An index being built in memory: a writer over a growing buffer. */
 struct xr_pf_xml {
@@ -126,14 +139,17 @@ void xr_pf_xml_free(struct xr_pf_xml *px);
  * fsync'd, then its directory fsync'd, so it is durable when this returns.
  * It is written beside path first and linked into place, so path is either
  * absent or complete.  An existing path is refused (XERR_EXISTS) unless
- * replace; avoid (may be NULL) names a file that must never be replaced
- * (the image a plan was made from).  The new file is 0600.  id, when not
+ * replace; guard (may be NULL) names the inputs that path and the file
+ * beside it must never alias (analyzer/io/outpath.h; its force and kind
+ * fields are ignored).  The file beside it is PATH.partial, created with
+ * O_EXCL | O_NOFOLLOW; an existing one is refused (XERR_EXISTS), never
+ * removed.  The new file is 0600.  id, when not
  * NULL, receives the index's SHA-256 (the file's identity).  Returns 0,
  * XERR_EXISTS, XERR_USAGE, XERR_NOMEM or XERR_IO; err gets one line.
  */
 int xr_pf_save(const char *path, enum xr_pf_kind kind, const uint8_t *index, size_t index_len,
-	       const uint8_t *payload, uint64_t payload_len, bool replace, const char *avoid,
-	       uint8_t id[32], char *err, size_t errlen);
+	       const uint8_t *payload, uint64_t payload_len, bool replace,
+	       const struct ximg_out_opts *guard, uint8_t id[32], char *err, size_t errlen);
 
 /* Silence libxml2's own messages on a reader of an index (errors are
  * reported by the caller). */

@@ -276,8 +276,8 @@ int xr_repair_report_write(const struct xa_ctx *ctx, const struct xr_plan *plan,
 		snprintf(err, errlen, "out of memory building the repair report");
 		rc = XERR_NOMEM;
 	} else {
-		rc = xa_xml_save(ctx->image_path, path, xmlBufferContent(buf),
-				 (size_t)xmlBufferLength(buf), err, errlen);
+		rc = xa_xml_save(ctx->image_path, ximg_raw_fd(ctx->input), path,
+				 xmlBufferContent(buf), (size_t)xmlBufferLength(buf), err, errlen);
 	}
 	xmlBufferFree(buf);
 	return rc;

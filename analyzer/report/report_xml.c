@@ -554,8 +554,8 @@ int xa_report_xml_write(const struct xa_ctx *ctx, const char *path, char *err,
 	if (rc)
 		snprintf(err, errlen, "out of memory building the XML report");
 	else
-		rc = xa_xml_save(ctx->image_path, path, xmlBufferContent(buf),
-			       (size_t)xmlBufferLength(buf), err, errlen);
+		rc = xa_xml_save(ctx->image_path, ximg_raw_fd(ctx->input), path,
+				 xmlBufferContent(buf), (size_t)xmlBufferLength(buf), err, errlen);
 	xmlBufferFree(buf);
 	return rc;
 }

@@ -14,6 +14,7 @@
 
 #include "analyzer/errors.h"
 #include "analyzer/findings/findings.h"
+#include "analyzer/io/outpath.h"
 #include "analyzer/report/report_xml.h"
 
 
@@ -173,14 +174,6 @@ void xa_xw_finding(struct xa_xw *x, const struct xa_finding *fd, const char *id_
 
 /* ------------------------------------------------------------ output file */
 
-static bool same_file(const struct stat *a, const struct stat *b)
-{
-	if (a->st_dev == b->st_dev && a->st_ino == b->st_ino)
-		return true;
-	/* Two device nodes for one block device are the same evidence. */
-	return S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode) && a->st_rdev == b->st_rdev;
-}
-
 static int write_all(int fd, const uint8_t *p, size_t len)
 {
 	while (len) {
@@ -197,14 +190,19 @@ static int write_all(int fd, const uint8_t *p, size_t len)
 	return 0;
 }
 
-/* Write data to path, never over the image; with excl an existing path is
- * refused unless force.  what names the document in messages. */
-static int save_file(const char *image_path, const char *path, const uint8_t *data, size_t len,
-		     bool excl, bool force, const char *what, char *err, size_t errlen)
+/* Write data to path through ximg_out_open (never over the image or what
+ * aliases it); with excl an existing path is refused unless force, without
+ * it an existing regular file is replaced.  what names the document. */
+static int save_file(const char *image_path, int image_fd, const char *path,
+		     const uint8_t *data, size_t len, bool excl, bool force, const char *what,
+		     char *err, size_t errlen)
 {
-	struct stat img_st, out_st;
-	bool have_img = image_path && stat(image_path, &img_st) == 0;
-	int fd, flags = O_WRONLY | O_CREAT | O_CLOEXEC, rc = 0;
+	struct ximg_out_opts oo = {
+		.what = what, .in_fd = image_fd, .in_fd_set = image_fd >= 0, .force = force,
+		.replace = !excl, .stream_ok = true, .truncate = true, .mode = 0644,
+	};
+	bool created, blk;
+	int fd, rc = 0;
 
 	if (!strcmp(path, "-")) {
 		if (write_all(STDOUT_FILENO, data, len)) {
@@ -214,34 +212,11 @@ static int save_file(const char *image_path, const char *path, const uint8_t *da
 		}
 		return 0;
 	}
-	/* Refuse before opening: not even an open for writing touches the evidence. */
-	if (have_img && stat(path, &out_st) == 0 && same_file(&img_st, &out_st)) {
-		snprintf(err, errlen, "%s: refusing to write %s over the image", path, what);
-		return XERR_USAGE;
-	}
-	if (excl && !force)
-		flags |= O_EXCL;
-	/* No O_TRUNC: truncate only once fstat proves it is not the image. */
-	fd = open(path, flags, 0644);
-	if (fd < 0 && errno == EEXIST && excl && !force) {
-		snprintf(err, errlen, "%s exists (force to overwrite it)", path);
-		return XERR_EXISTS;
-	}
-	if (fd < 0) {
-		snprintf(err, errlen, "%s: cannot create %s: %s", path, what, strerror(errno));
-		return XERR_IO;
-	}
-	if (fstat(fd, &out_st) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		close(fd);
-		return XERR_IO;
-	}
-	if (have_img && same_file(&img_st, &out_st)) {
-		snprintf(err, errlen, "%s: refusing to write %s over the image", path, what);
-		close(fd);
-		return XERR_USAGE;
-	}
-	if ((S_ISREG(out_st.st_mode) && ftruncate(fd, 0) != 0) || write_all(fd, data, len)) {
+	oo.in_path[0] = image_path;
+	rc = ximg_out_open(path, &oo, &fd, &created, &blk, err, errlen);
+	if (rc)
+		return rc;
+	if (write_all(fd, data, len)) {
 		snprintf(err, errlen, "%s: writing %s: %s", path, what, strerror(errno));
 		rc = XERR_IO;
 	}
@@ -249,17 +224,21 @@ static int save_file(const char *image_path, const char *path, const uint8_t *da
 		snprintf(err, errlen, "%s: writing %s: %s", path, what, strerror(errno));
 		rc = XERR_IO;
 	}
+	/* A half-written document we created must not pass for one. */
+	if (rc && created)
+		unlink(path);
 	return rc;
 }
 
-int xa_xml_save(const char *image_path, const char *path, const uint8_t *data,
-		     size_t len, char *err, size_t errlen)
+int xa_xml_save(const char *image_path, int image_fd, const char *path, const uint8_t *data,
+		size_t len, char *err, size_t errlen)
 {
-	return save_file(image_path, path, data, len, false, false, "the report", err, errlen);
+	return save_file(image_path, image_fd, path, data, len, false, false, "the report", err,
+			 errlen);
 }
 
-int xa_xml_save_new(const char *image_path, const char *path, const uint8_t *data, size_t len,
-		    bool force, const char *what, char *err, size_t errlen)
+int xa_xml_save_new(const char *image_path, int image_fd, const char *path, const uint8_t *data,
+		    size_t len, bool force, const char *what, char *err, size_t errlen)
 {
-	return save_file(image_path, path, data, len, true, force, what, err, errlen);
+	return save_file(image_path, image_fd, path, data, len, true, force, what, err, errlen);
 }

@@ -50,20 +50,23 @@ void xa_xw_attr_sha256(struct xa_xw *x, const char *name, const uint8_t h[32]);
 void xa_xw_finding(struct xa_xw *x, const struct xa_finding *fd, const char *id_attr);
 
 /*
- * Write a finished document to path ("-" = standard output), refusing to
- * write over image_path (the same file, also through links, or the same
- * block device).  Returns 0, XERR_USAGE (the image) or XERR_IO; err says why.
+ * Write a finished document to path ("-" = standard output) by the rules of
+ * analyzer/io/outpath.h, the input being image_path and image_fd (either
+ * may be NULL or -1): never the input or anything aliasing it, never a
+ * block device, never through a symlink; an existing regular file is
+ * replaced (a report is rewritten on each run), a character device or FIFO
+ * written.  Returns 0, XERR_USAGE (refused) or XERR_IO; err says why.
  */
-int xa_xml_save(const char *image_path, const char *path, const uint8_t *data, size_t len,
-		char *err, size_t errlen);
+int xa_xml_save(const char *image_path, int image_fd, const char *path, const uint8_t *data,
+		size_t len, char *err, size_t errlen);
 
 /*
  * The same for a document that must not replace an existing file: path is
- * created, and an existing path is refused (XERR_EXISTS) unless force.
- * what names the document in err ("the map").  Returns 0, XERR_EXISTS,
- * XERR_USAGE (the image) or XERR_IO.
+ * created, and an existing path (or a symlink there) is refused
+ * (XERR_EXISTS, XERR_USAGE) unless force.  what names the document in err
+ * ("the map").  Returns 0, XERR_EXISTS, XERR_USAGE (refused) or XERR_IO.
  */
-int xa_xml_save_new(const char *image_path, const char *path, const uint8_t *data, size_t len,
-		    bool force, const char *what, char *err, size_t errlen);
+int xa_xml_save_new(const char *image_path, int image_fd, const char *path, const uint8_t *data,
+		    size_t len, bool force, const char *what, char *err, size_t errlen);
 
 #endif /* XA_XML_WRITER_H */

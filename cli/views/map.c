@@ -23,6 +23,7 @@
 #include "analyzer/check/ownrec.h"
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/io/image.h"
 #include "analyzer/model/tree.h"
 #include "analyzer/model/u64set.h"
 #include "analyzer/report/report_xml.h"
@@ -420,8 +421,9 @@ int xa_cmd_map(struct xa_ctx *ctx, const struct xa_map_opts *o, FILE *err)
 	w = NULL;
 	if (rc)
 		goto out;
-	rc = xa_xml_save_new(ctx->image_path, o->out, xmlBufferContent(buf),
-			     (size_t)xmlBufferLength(buf), o->force, "the map", msg, sizeof(msg));
+	rc = xa_xml_save_new(ctx->image_path, ximg_raw_fd(ctx->input), o->out,
+			     xmlBufferContent(buf), (size_t)xmlBufferLength(buf), o->force, "the map",
+			     msg, sizeof(msg));
 	if (rc)
 		fprintf(err, "xfsrecon: %s\n", msg);
 out:
