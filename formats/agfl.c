@@ -144,7 +144,8 @@ unsigned xfmt_agfl_verify(const uint8_t *buf, size_t len, const struct xfmt_agfl
 
 			if (want != agfl->crc)
 				n += (unsigned)xprob_emit_val(sink, XP_agflBadCrc, "crc", AGFL_CRC,
-							      want, agfl->crc);
+							      xfmt_crc_shown(want),
+							      xfmt_crc_shown(agfl->crc));
 		}
 	}
 
