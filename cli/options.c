@@ -27,7 +27,9 @@ const struct xc_option xc_options[XC_OPT_COUNT] = {
 	[XC_OPT_PROGRESS] = { "progress", 0, NULL, "report progress on standard error" },
 	[XC_OPT_QUIET] = { "quiet", 'q', NULL, "print only the summary line" },
 	[XC_OPT_DIRECTORY] = { "directory", 'C', "DIR", "the existing host directory to write into" },
-	[XC_OPT_LONG] = { "long", 'l', NULL, "inode, type and mode, links, owner, size, mtime" },
+	[XC_OPT_LONG] = { "long", 'l', NULL,
+			  "inode, type and mode, links, owner, size, the full mtime (UTC, with "
+			  "nanoseconds) and a symlink's target after \"->\" (not with -0)" },
 	[XC_OPT_RECURSIVE] = { "recursive", 'R', NULL, "every path below, one per line" },
 	[XC_OPT_DELETED] = { "deleted", 0, NULL,
 			     "also the names of deleted entries still in the directory blocks" },

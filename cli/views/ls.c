@@ -16,6 +16,7 @@
 #include "analyzer/report/report_xml.h"
 #include "cli/views/files.h"
 #include "formats/dir2_carve.h"
+#include "formats/symlink.h"
 
 struct ls_state {
 	struct xa_ctx            *ctx;
@@ -37,10 +38,15 @@ static char type_char(unsigned mode_type)
 	return '?';
 }
 
-static void print_entry(FILE *out, const char *display, uint64_t ino, const struct xa_inode *ip,
-			bool longfmt, char end)
+/*
+ * One entry.  -l adds inode, type and mode, links, owner, size and the full
+ * mtime (UTC, with nanoseconds), and a symlink's target after " -> "
+ * (escaped as names are; not with -0, whose lines hold the name alone).
+ */
+static void print_entry(struct xa_ctx *ctx, FILE *out, const char *display, uint64_t ino,
+			const struct xa_inode *ip, bool longfmt, char end)
 {
-	char tbuf[32];
+	char tbuf[48], *target = NULL;
 	struct tm tm;
 	time_t t;
 
@@ -54,11 +60,24 @@ static void print_entry(FILE *out, const char *display, uint64_t ino, const stru
 		return;
 	}
 	t = (time_t)ip->d.mtime.sec;
-	if (!gmtime_r(&t, &tm) || !strftime(tbuf, sizeof(tbuf), "%Y-%m-%d %H:%M", &tm))
+	if (!gmtime_r(&t, &tm) || !strftime(tbuf, sizeof(tbuf), "%Y-%m-%d %H:%M:%S", &tm))
 		snprintf(tbuf, sizeof(tbuf), "%" PRId64 " -", ip->d.mtime.sec);
+	else
+		snprintf(tbuf + strlen(tbuf), sizeof(tbuf) - strlen(tbuf), ".%09" PRIu32,
+			 ip->d.mtime.nsec < 1000000000u ? ip->d.mtime.nsec : 0);
+	if (ctx && end == '\n' && (ip->d.mode & 0170000u) == 0120000u) {
+		uint8_t raw[XFMT_SYMLINK_MAXLEN];
+		size_t n = 0;
+
+		/* A damaged target shows what could be read of it. */
+		(void)xa_symlink_target(ctx, ip, raw, &n, NULL);
+		target = xa_report_xml_escape(raw, n);
+	}
 	fprintf(out, "%12" PRIu64 " %c%04o %4" PRIu32 " %6" PRIu32 " %6" PRIu32 " %12" PRIu64
-		" %s %s%c", ino, type_char(ip->d.mode & 0170000u), ip->d.mode & 07777, ip->d.nlink,
-		ip->d.uid, ip->d.gid, ip->d.size, tbuf, display, end);
+		" %s %s%s%s%c", ino, type_char(ip->d.mode & 0170000u), ip->d.mode & 07777,
+		ip->d.nlink, ip->d.uid, ip->d.gid, ip->d.size, tbuf, display,
+		target ? " -> " : "", target ? target : "", end);
+	free(target);
 }
 
 struct del_state {
@@ -115,7 +134,7 @@ static int ls_entry(void *arg, const struct xa_tree_entry *e)
 	    (e->ip->d.mode & 0170000u) == 0040000u) {
 		int rc;
 
-		print_entry(st->out, st->o->null ? e->raw_path : e->path, e->ino, e->ip,
+		print_entry(st->ctx, st->out, st->o->null ? e->raw_path : e->path, e->ino, e->ip,
 			    st->o->longfmt, st->o->null ? '\0' : '\n');
 		rc = list_deleted(st->ctx, st->out, e->ino, e->path);
 		return rc;
@@ -124,16 +143,16 @@ static int ls_entry(void *arg, const struct xa_tree_entry *e)
 	char end = st->o->null ? '\0' : '\n';
 
 	if (st->o->recursive) {
-		print_entry(st->out, st->o->null ? e->raw_path : e->path, e->ino, e->ip,
+		print_entry(st->ctx, st->out, st->o->null ? e->raw_path : e->path, e->ino, e->ip,
 			    st->o->longfmt, end);
 	} else if (st->o->null) {
-		print_entry(st->out, e->raw_name, e->ino, e->ip, st->o->longfmt, end);
+		print_entry(st->ctx, st->out, e->raw_name, e->ino, e->ip, st->o->longfmt, end);
 	} else {
 		char *esc = xa_report_name_escape(e->name, e->namelen);
 
 		if (!esc)
 			return XERR_NOMEM;
-		print_entry(st->out, esc, e->ino, e->ip, st->o->longfmt, end);
+		print_entry(st->ctx, st->out, esc, e->ino, e->ip, st->o->longfmt, end);
 		free(esc);
 	}
 	return 0;
@@ -161,7 +180,7 @@ int xa_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xa_ls_opts *o
 		return rc == XERR_NOMEM ? rc : XERR_IO;
 	}
 	if ((ip.d.mode & 0170000u) != 0040000u) {
-		print_entry(out, target, ino, &ip, o->longfmt, o->null ? '\0' : '\n');
+		print_entry(ctx, out, target, ino, &ip, o->longfmt, o->null ? '\0' : '\n');
 		xa_inode_release(&ip);
 		return 0;
 	}
