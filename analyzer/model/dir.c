@@ -387,7 +387,7 @@ int xa_path_resolve(struct xa_ctx *ctx, const char *path, uint64_t *ino, char *e
 		if (rc) {
 			snprintf(err, errlen, "inode %llu on the way to '%.*s' cannot be read",
 				 (unsigned long long)cur, (int)len, p);
-			return rc == XERR_NOMEM ? rc : XERR_RANGE;
+			return rc == XERR_NOMEM ? rc : XERR_IO;
 		}
 		if ((dir.d.mode & 0170000u) != 0040000u) {
 			snprintf(err, errlen, "'%.*s': a component before it is not a directory",
@@ -397,9 +397,14 @@ int xa_path_resolve(struct xa_ctx *ctx, const char *path, uint64_t *ino, char *e
 		}
 		rc = xa_dir_lookup(ctx, &dir, (const uint8_t *)p, len, &next);
 		xa_inode_release(&dir);
-		if (rc) {
+		if (rc == XERR_RANGE) {
 			snprintf(err, errlen, "'%.*s': no such entry", (int)len, p);
-			return rc == XERR_NOMEM ? rc : XERR_RANGE;
+			return rc;
+		}
+		if (rc) {
+			snprintf(err, errlen, "the directory holding '%.*s' (inode %llu) cannot be "
+				 "read", (int)len, p, (unsigned long long)cur);
+			return rc == XERR_NOMEM ? rc : XERR_IO;
 		}
 		cur = next;
 		p += len;

@@ -55,8 +55,9 @@ int xa_dir_lookup(struct xa_ctx *ctx, const struct xa_inode *dir, const uint8_t 
  * ("." and ".." as the directories store them; symlinks are not followed:
  * they belong to the image, not to the host).  Returns 0 and *ino, or
  * XERR_RANGE (a component is missing) / XERR_USAGE (a component that should
- * be a directory is not one, or the path is not absolute), with the failing
- * component's text in err.
+ * be a directory is not one, or the path is not absolute) / XERR_IO (an
+ * inode or directory on the way cannot be read: damage, or an image cut
+ * short), with the failing component's text in err.
  */
 int xa_path_resolve(struct xa_ctx *ctx, const char *path, uint64_t *ino, char *err, size_t errlen);
 

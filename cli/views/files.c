@@ -33,7 +33,8 @@ int xa_target_resolve(struct xa_ctx *ctx, const char *target, uint64_t *ino, FIL
 
 		if (rc)
 			fprintf(err, "xfsrecon: %s: %s\n", target, msg);
-		return rc == XERR_NOMEM ? rc : rc ? XERR_USAGE : 0;
+		/* Unreadable on the way is damage (8); a wrong path is usage (16). */
+		return rc == XERR_NOMEM || rc == XERR_IO ? rc : rc ? XERR_USAGE : 0;
 	}
 	if (xa_parse_u64(target, &v) != 0) {
 		fprintf(err, "xfsrecon: '%s' is neither an absolute path nor an inode number\n",

@@ -363,7 +363,8 @@ int xa_show_resolve(struct xa_show_run *s, const char *arg, uint64_t *ino)
 	rc = xa_path_resolve(s->ctx, arg, ino, msg, sizeof(msg));
 	if (rc)
 		fprintf(s->err, "xfsrecon: %s\n", msg);
-	return rc == XERR_NOMEM ? rc : rc ? XERR_USAGE : 0;
+	/* Unreadable on the way is damage (8); a wrong path is usage (16). */
+	return rc == XERR_NOMEM || rc == XERR_IO ? rc : rc ? XERR_USAGE : 0;
 }
 
 static int read_dir_inode(struct xa_show_run *s, uint64_t ino, struct xa_inode *ip)
@@ -372,7 +373,9 @@ static int read_dir_inode(struct xa_show_run *s, uint64_t ino, struct xa_inode *
 
 	if (rc) {
 		fprintf(s->err, "xfsrecon: inode %" PRIu64 " cannot be read as an inode\n", ino);
-		return rc == XERR_NOMEM ? rc : XERR_USAGE;
+		/* Not an inode (bad magic) answers a wrong number; a read that
+		 * failed (an image cut short) is damage. */
+		return rc == XERR_FORMAT ? XERR_USAGE : rc == XERR_NOMEM ? rc : XERR_IO;
 	}
 	if ((ip->d.mode & 0170000u) != 0040000u) {
 		fprintf(s->err, "xfsrecon: inode %" PRIu64 " is not a directory\n", ino);

@@ -28,6 +28,28 @@ expect 8 "not an XFS filesystem" "$XFSRECON" info "$TMPD/zeros.img"
 head -c 104857600 "$img" > "$TMPD/cut.img"
 expect 8 "truncated" "$XFSRECON" check "$TMPD/cut.img"
 grep -q "imageTruncated" "$TMPD/out" || fail "truncated image: no imageTruncated finding"
+# A path through an inode the cut took away cannot be read: exit 8 for cat,
+# stat, ls and show (not 16: the path is right, the image is short); a path
+# that does not exist is still a usage error.  The directory is found from
+# the full image: the one with the highest inode number past the cut.
+fimg=$(corpus_image v5-files)
+head -c 314572800 "$fimg" > "$TMPD/fcut.img"
+geo=$(${XFS_DB:-xfs_db} -r -c 'sb 0' -c 'print agblocks agblklog inopblog blocksize inodesize' "$fimg" |
+	awk '{ printf "%s ", $3 }')
+far=$("$XFSRECON" ls -R -l "$fimg" / | awk -v geo="$geo" '
+	BEGIN { split(geo, g, " ") }
+	$2 ~ /^d/ && NF == 9 {
+		ag = int($1 / 2 ^ (g[2] + g[3])); agino = $1 % 2 ^ (g[2] + g[3])
+		byte = (ag * g[1] + int(agino / 2 ^ g[3])) * g[4] + (agino % 2 ^ g[3]) * g[5]
+		if (byte > 314572800) print $1, $9
+	}' | sort -n | tail -n 1 | cut -d' ' -f2)
+[ -n "$far" ] || fail "v5-files has no directory past 300 MiB to cut away"
+expect 8 "cannot be read" "$XFSRECON" ls "$TMPD/fcut.img" "$far"
+expect 8 "cannot be read" "$XFSRECON" stat "$TMPD/fcut.img" "$far/x"
+expect 8 "cannot be read" "$XFSRECON" cat "$TMPD/fcut.img" "$far/x"
+expect 8 "cannot be read" "$XFSRECON" show "$TMPD/fcut.img" dir "$far"
+expect 16 "no such entry" "$XFSRECON" cat "$TMPD/fcut.img" /no-such-name
+rm -f "$fimg"
 printf '\050\265\057\375garbage-not-a-zstd-frame' > "$TMPD/bad.img.zst"
 expect 8 "xfsrecon:" "$XFSRECON" check "$TMPD/bad.img.zst"
 
