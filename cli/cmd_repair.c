@@ -62,7 +62,22 @@ static void copy_progress(void *arg, uint64_t done, uint64_t total)
 	fflush(b->errs);
 }
 
-static void print_plan(FILE *out, const struct xa_ctx *ctx, const struct xr_plan *plan)
+/* The plan's one-line summary: what `repair` prints first. */
+static void print_plan_summary(FILE *out, const struct xr_plan *plan,
+			       const struct xr_repair_summary *sum)
+{
+	fprintf(out, "plan: %zu actions, %zu writes (%" PRIu64 " bytes), %zu orphans; "
+		"%" PRIu64 " of %" PRIu64 " errors answered\n", plan->nactions, plan->nchanges,
+		xr_plan_bytes(plan), plan->norphans, sum->answered, sum->errors);
+}
+
+/*
+ * Every action, one line each; with verbose also the findings each answers
+ * and every write (a modest repair makes thousands: they are in the XML
+ * report whatever is printed).
+ */
+static void print_plan(FILE *out, const struct xa_ctx *ctx, const struct xr_plan *plan,
+		       bool verbose)
 {
 	for (size_t i = 0; i < plan->nactions; i++) {
 		const struct xr_action *a = &plan->actions[i];
@@ -73,9 +88,9 @@ static void print_plan(FILE *out, const struct xa_ctx *ctx, const struct xr_plan
 				n++;
 				bytes += plan->changes[k].len;
 			}
-		fprintf(out, "A%zu %s: %s [%" PRIu64 " writes, %" PRIu64 " bytes]\n", i + 1, a->kind,
-			a->text, n, bytes);
-		for (size_t k = 0; k < a->nfindings; k++) {
+		fprintf(out, "A%zu %s: %s [%" PRIu64 " writes, %" PRIu64 " bytes, %zu findings]\n",
+			i + 1, a->kind, a->text, n, bytes, a->nfindings);
+		for (size_t k = 0; verbose && k < a->nfindings; k++) {
 			const struct xa_finding *f = &ctx->findings.items[a->findings[k]];
 			char msg[512];
 
@@ -84,7 +99,7 @@ static void print_plan(FILE *out, const struct xa_ctx *ctx, const struct xr_plan
 				xprob_id(f->p.code) ? xprob_id(f->p.code) : "unknown", msg);
 		}
 	}
-	for (size_t i = 0; i < plan->nchanges; i++) {
+	for (size_t i = 0; verbose && i < plan->nchanges; i++) {
 		const struct xr_change *c = &plan->changes[i];
 
 		fprintf(out, "write %" PRIu32 " bytes at byte %" PRIu64 " (%s", c->len, c->offset,
@@ -249,15 +264,16 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 		code = XC_EXIT_LEFT;
 		goto out;
 	}
+	/* The summary first (with -q the dry run's only line; a repair's is
+	 * then its result line alone). */
+	if (!o->quiet || o->dry_run)
+		print_plan_summary(out, &plan, &sum);
+	if (!o->quiet)
+		print_plan(out, &ctx, &plan, o->verbose);
 	if (o->dry_run) {
-		if (!o->quiet)
-			print_plan(out, &ctx, &plan);
 		print_unanswered(out, &ctx, &plan);
 		ri.result = sum.errors == 0 && plan.nchanges == 0 ? "clean" :
 			    sum.answered == sum.errors ? "planned" : "incomplete";
-		fprintf(out, "plan: %zu actions, %zu writes (%" PRIu64 " bytes), %zu orphans; "
-			"%" PRIu64 " of %" PRIu64 " errors answered\n", plan.nactions, plan.nchanges,
-			xr_plan_bytes(&plan), plan.norphans, sum.answered, sum.errors);
 		rc = finish_report(o, &ctx, &plan, &sum, &ri, errs);
 		code = rc ? XC_EXIT_OPERATIONAL : sum.errors ? XC_EXIT_LEFT : XC_EXIT_CLEAN;
 		goto out;
@@ -281,8 +297,6 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 		ri.out_path = o->out;
 		ri.have_out_sha = true;
 	}
-	if (!o->quiet)
-		print_plan(out, &ctx, &plan);
 	rc = check_output(o->out, &after, errs);
 	if (rc) {
 		code = XC_EXIT_OPERATIONAL;
@@ -338,5 +352,6 @@ int xc_run_repair(const struct xc_command *cmd, const struct xc_args *a)
 	ro.no_replay = xc_has(a, XC_OPT_NO_REPLAY);
 	ro.progress = xc_has(a, XC_OPT_PROGRESS);
 	ro.quiet = xc_has(a, XC_OPT_QUIET);
+	ro.verbose = xc_has(a, XC_OPT_VERBOSE);
 	return xr_cmd_repair(&ro, stdout, stderr);
 }

@@ -23,6 +23,7 @@ struct xr_cmd_repair_opts {
 	                             unless zero_log discards it) */
 	bool        progress;     /* progress on stderr */
 	bool        quiet;        /* only the summary line */
+	bool        verbose;      /* also each action's findings and every write */
 };
 
 

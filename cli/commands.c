@@ -90,6 +90,7 @@ static const struct xc_cmd_option repair_opts[] = {
 	{ XC_OPT_DRY_RUN, "print the plan; write nothing" },
 	{ XC_OPT_ZERO_LOG, NULL },
 	{ XC_OPT_QUIET, "print only the summary" },
+	{ XC_OPT_VERBOSE, "also print the findings each action answers and every write" },
 	IMAGE_OPTS,
 	END
 };
@@ -159,8 +160,10 @@ const struct xc_command xc_commands[] = {
 	{ "map", "IMAGE -o FILE", 1, 1, "an SVG picture of who owns every block",
 	  NULL, map_opts, xc_run_map },
 	{ "repair", "IMAGE -o OUT", 1, 1, "write a repaired copy of the filesystem to OUT",
-	  "The input is only read. Exit 0 nothing needed repair, 1 repaired (OUT checks "
-	  "clean), 4 problems left or repair refused, 8 operational error.",
+	  "The input is only read. It prints the plan's summary first, one line per action, "
+	  "what no action answers, and the result; every write is in the --report XML (and "
+	  "printed with -v). Exit 0 nothing needed repair, 1 repaired (OUT checks clean), 4 "
+	  "problems left or repair refused, 8 operational error.",
 	  repair_opts, xc_run_repair },
 	{ "plan", "IMAGE -o PLAN", 1, 1, "store the repair of IMAGE as a reviewable plan",
 	  NULL, plan_opts, xc_run_plan },
