@@ -6,7 +6,6 @@
 #include <stdio.h>
 
 #include "analyzer/errors.h"
-#include "analyzer/io/sha256.h"
 #include "analyzer/report/report_xml.h"
 #include "cli/cmd_common.h"
 #include "cli/commands.h"
@@ -69,10 +68,8 @@ int xc_run_check(const struct xc_command *cmd, const struct xc_args *a)
 		return code;
 	if (xc_has(a, XC_OPT_LOG_ONLY))
 		return log_only(&ctx);
-	if (a->xml && !xc_has(a, XC_OPT_NO_HASH)) {
-		if (ximg_sha256(ctx.input, ctx.sha256) == 0)
-			ctx.have_sha256 = true;
-	}
+	if (a->xml && !xc_has(a, XC_OPT_NO_HASH))
+		xc_hash_input(&ctx, xc_has(a, XC_OPT_PROGRESS));
 	if (quiet) {
 		fprintf(stdout, "%" PRIu64 " errors, %" PRIu64 " warnings, %" PRIu64 " notes\n",
 			ctx.findings.by_severity[XSEV_ERROR], ctx.findings.by_severity[XSEV_WARNING],

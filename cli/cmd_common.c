@@ -8,6 +8,7 @@
 
 #include "analyzer/errors.h"
 #include "cli/exit_codes.h"
+#include "analyzer/io/sha256.h"
 #include "cli/views/report_text.h"
 
 int xc_exit_for_error(int xerr)
@@ -22,6 +23,28 @@ void xc_progress_cb(void *arg, const char *pass, uint32_t agno, uint32_t nags)
 		fprintf(stderr, "xfsrecon: %s\n", pass);
 	else
 		fprintf(stderr, "xfsrecon: %s: AG %" PRIu32 " of %" PRIu32 "\n", pass, agno + 1, nags);
+}
+
+/* One line per tenth of the input hashed: a script can follow it too. */
+static void hash_progress(void *arg, uint64_t done, uint64_t total)
+{
+	unsigned *last = arg;
+	unsigned tenth = total ? (unsigned)(done * 10 / total) : 10;
+
+	if (tenth == *last)
+		return;
+	*last = tenth;
+	fprintf(stderr, "xfsrecon: hashing the input: %u%% (%" PRIu64 " of %" PRIu64 " MiB)\n",
+		tenth * 10, done >> 20, total >> 20);
+}
+
+void xc_hash_input(struct xa_ctx *ctx, bool progress)
+{
+	unsigned last = 0;
+
+	if (ximg_sha256_progress(ctx->input, ctx->sha256, progress ? hash_progress : NULL,
+				 &last) == 0)
+		ctx->have_sha256 = true;
 }
 
 int xc_ctx_run(const struct xc_args *a, unsigned mode, bool keep_ownership,

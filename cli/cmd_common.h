@@ -15,6 +15,12 @@
 void xc_progress_cb(void *arg, const char *pass, uint32_t agno, uint32_t nags);
 
 /*
+ * The input's SHA-256 into ctx (have_sha256 set on success), with a line on
+ * standard error at every tenth of the way when progress is asked for.
+ */
+void xc_hash_input(struct xa_ctx *ctx, bool progress);
+
+/*
  * Open a->words[1] with a's image options (--offset, --partition,
  * --no-replay, --progress) and run the engine in mode (XA_RUN_*).
  * keep_ownership keeps the forward map (fsmap, map).  Returns 0 with *ctx

@@ -19,7 +19,8 @@ static int run_extract(struct xa_ctx *ctx, const struct xc_args *a)
 {
 	struct xa_extract_opts eo = { a->dest, true, xc_has(a, XC_OPT_VERBOSE),
 				      xc_has(a, XC_OPT_SAME_OWNER),
-				      xc_has(a, XC_OPT_PRESERVE_PRIVILEGES), a->max_bytes };
+				      xc_has(a, XC_OPT_PRESERVE_PRIVILEGES), a->max_bytes,
+				      xc_has(a, XC_OPT_PROGRESS) };
 	struct xa_extract_stats es;
 	int rc;
 

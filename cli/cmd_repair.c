@@ -16,6 +16,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
 #include "analyzer/io/sha256.h"
+#include "cli/cmd_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/views/report_text.h"
@@ -206,8 +207,8 @@ int xr_repair_prepare(const struct xr_prepare_opts *o, struct xa_ctx *ctx, struc
 	/* The input's hash goes into the report and pairs with OUT's; a dry
 	 * run without a report has nowhere to put it, and on a large image it
 	 * would cost more than the plan. */
-	if (rc == 0 && o->hash && ximg_sha256(ctx->input, ctx->sha256) == 0)
-		ctx->have_sha256 = true;
+	if (rc == 0 && o->hash)
+		xc_hash_input(ctx, o->progress);
 	/* What opening the image left in err (the partition probe's "no
 	 * partition table" before reading the raw image) is no reason for a
 	 * planning failure: the planner's own message or none. */

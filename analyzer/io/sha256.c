@@ -242,6 +242,12 @@ void xsha256_hex(const uint8_t digest[XSHA256_DIGEST_LEN], char hex[2 * XSHA256_
 
 int ximg_sha256(struct ximg *img, uint8_t out[XSHA256_DIGEST_LEN])
 {
+	return ximg_sha256_progress(img, out, NULL, NULL);
+}
+
+int ximg_sha256_progress(struct ximg *img, uint8_t out[XSHA256_DIGEST_LEN],
+			 ximg_progress_fn progress, void *arg)
+{
 	struct xsha256 ctx;
 	uint8_t *buf = malloc(SHA_READ_CHUNK);
 	uint64_t off = 0;
@@ -258,6 +264,8 @@ int ximg_sha256(struct ximg *img, uint8_t out[XSHA256_DIGEST_LEN])
 			goto out;
 		xsha256_update(&ctx, buf, n);
 		off += n;
+		if (progress)
+			progress(arg, off, img->size);
 	}
 	xsha256_final(&ctx, out);
 out:

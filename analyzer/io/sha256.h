@@ -44,4 +44,11 @@ void xsha256_hex(const uint8_t digest[XSHA256_DIGEST_LEN], char hex[2 * XSHA256_
  */
 int ximg_sha256(struct ximg *img, uint8_t out[XSHA256_DIGEST_LEN]);
 
+/* Told how far a long read has come: done of total bytes. */
+typedef void (*ximg_progress_fn)(void *arg, uint64_t done, uint64_t total);
+
+/* ximg_sha256, calling progress (when non-NULL) after every read. */
+int ximg_sha256_progress(struct ximg *img, uint8_t out[XSHA256_DIGEST_LEN],
+			 ximg_progress_fn progress, void *arg);
+
 #endif /* XA_SHA256_H */

@@ -91,12 +91,22 @@ static int host_name(const uint8_t *name, size_t len, char *out, size_t outlen)
 	return 0;
 }
 
+/* Entries handled so far (made or skipped). */
+static uint64_t entries(const struct xstate *x)
+{
+	return x->st->files + x->st->dirs + x->st->symlinks + x->st->specials + x->st->skipped;
+}
+
+/* On a terminal one line rewritten in place; with --progress elsewhere one
+ * line every 1,000 entries, for a log or a script. */
 static void progress(struct xstate *x)
 {
-	if (!x->tty || !x->o->progress)
-		return;
-	fprintf(x->err, "\rxfsrecon: extracted %" PRIu64 " files, %" PRIu64 " directories, %"
-		PRIu64 " MiB", x->st->files, x->st->dirs, x->st->bytes >> 20);
+	if (x->tty && (x->o->progress || x->o->progress_lines))
+		fprintf(x->err, "\rxfsrecon: extracted %" PRIu64 " files, %" PRIu64 " directories, %"
+			PRIu64 " MiB", x->st->files, x->st->dirs, x->st->bytes >> 20);
+	else if (x->o->progress_lines && entries(x) % 1000 == 0)
+		fprintf(x->err, "xfsrecon: extracted %" PRIu64 " files, %" PRIu64 " directories, %"
+			PRIu64 " MiB\n", x->st->files, x->st->dirs, x->st->bytes >> 20);
 }
 
 struct xattr_set {
@@ -744,7 +754,7 @@ int xa_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xa_extra
 		xa_inode_release(&ip);
 		rc = x.rc;
 	}
-	if (x.tty && o->progress)
+	if (x.tty && (o->progress || o->progress_lines))
 		fputc('\n', err);
 	free(x.buf);
 	xa_extract_refc_free(&x.refc);

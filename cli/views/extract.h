@@ -20,6 +20,8 @@ struct xa_extract_opts {
 					   * nodes, trusted.* and security.* */
 	uint64_t    max_bytes; /* stop before writing more (0: no bound but the
 				* destination's free space) */
+	bool        progress_lines; /* --progress: a line on err every 1,000 entries
+				     * (and at the end), terminal or not */
 };
 
 struct xa_extract_stats {
