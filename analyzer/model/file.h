@@ -71,6 +71,38 @@ const struct xfmt_bmbt_rec *xa_extents_find(const struct xa_extents *ex, uint64_
 typedef void (*xa_missing_fn)(void *arg, uint64_t off, uint64_t len);
 
 /*
+ * Unreadable ranges as runs: xa_file_pread names each unreadable block on
+ * its own once a run fails (so one bad sector costs one block), which would
+ * be one message per block of a long unreadable stretch.  Callers add each
+ * range here and name the runs: xa_missing_run_add returns true, with the
+ * finished run in *done, when a range does not continue the current run;
+ * xa_missing_run_end hands over the last one.
+ */
+struct xa_missing_run {
+	uint64_t off, len;   /* the current run (len 0: none yet) */
+};
+
+static inline bool xa_missing_run_add(struct xa_missing_run *r, uint64_t off, uint64_t len,
+				      struct xa_missing_run *done)
+{
+	if (r->len && off == r->off + r->len) {
+		r->len += len;
+		return false;
+	}
+	*done = *r;
+	r->off = off;
+	r->len = len;
+	return done->len != 0;
+}
+
+static inline bool xa_missing_run_end(struct xa_missing_run *r, struct xa_missing_run *done)
+{
+	*done = *r;
+	r->len = 0;
+	return done->len != 0;
+}
+
+/*
  * Read len bytes of the data fork at file offset off into buf: holes and
  * unwritten extents read as zeros; blocks that cannot be read read as zeros
  * and are reported to missing (may be NULL).  Returns 0 or a negative xerr

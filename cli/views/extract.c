@@ -231,18 +231,28 @@ static void set_meta_fd(struct xstate *x, int fd, const char *name, const struct
 }
 
 struct miss {
-	struct xstate *x;
-	const char    *name;
-	uint64_t       n;
+	struct xstate        *x;
+	const char           *name;
+	uint64_t              n;
+	struct xa_missing_run run;   /* unreadable bytes not yet named */
 };
 
+static void say_missing(struct miss *m, const struct xa_missing_run *r)
+{
+	fprintf(m->x->err, "xfsrecon: %s/%s: bytes %" PRIu64 "..%" PRIu64
+		" could not be read; left as a hole (zeros)\n", m->x->cur_path, m->name, r->off,
+		r->off + r->len - 1);
+}
+
+/* Unreadable ranges are named a run at a time, not a block at a time. */
 static void on_missing(void *arg, uint64_t off, uint64_t len)
 {
 	struct miss *m = arg;
+	struct xa_missing_run done;
 
 	m->n++;
-	fprintf(m->x->err, "xfsrecon: %s/%s: bytes %" PRIu64 "..%" PRIu64
-		" could not be read; left as a hole (zeros)\n", m->x->cur_path, m->name, off, off + len - 1);
+	if (xa_missing_run_add(&m->run, off, len, &done))
+		say_missing(m, &done);
 }
 
 /* Is the block at p (len bytes) all zeros? */
@@ -353,7 +363,8 @@ static uint64_t bounded_size(struct xstate *x, const char *name, const struct xa
 static void extract_file(struct xstate *x, int dirfd, const char *name, const struct xa_inode *ip)
 {
 	struct xa_extents ex;
-	struct miss m = { x, name, 0 };
+	struct miss m = { x, name, 0, { 0, 0 } };
+	struct xa_missing_run tail;
 	uint64_t off, size, dups = 0;
 	unsigned blocklog = x->ctx->geom.blocklog;
 	bool tangled = false, cut;
@@ -420,6 +431,8 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 			off += n;
 		}
 	}
+	if (xa_missing_run_end(&m.run, &tail))
+		say_missing(&m, &tail);
 	if (ftruncate(fd, (off_t)size) != 0) {
 		fprintf(x->err, "xfsrecon: %s/%s: cannot set the size %" PRIu64 ": %s\n", x->cur_path,
 			name, size, strerror(errno));

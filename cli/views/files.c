@@ -205,23 +205,33 @@ int xa_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 }
 
 struct missing_state {
-	FILE    *err;
-	uint64_t ino;
-	uint64_t count;
+	FILE                 *err;
+	uint64_t              ino;
+	uint64_t              count;
+	struct xa_missing_run run;   /* unreadable bytes not yet named */
 };
 
+static void say_missing(const struct missing_state *m, const struct xa_missing_run *r)
+{
+	fprintf(m->err, "xfsrecon: inode %" PRIu64 ": bytes %" PRIu64 "..%" PRIu64
+		" could not be read; written as zeros\n", m->ino, r->off, r->off + r->len - 1);
+}
+
+/* Unreadable ranges are named a run at a time, not a block at a time. */
 static void note_missing(void *arg, uint64_t off, uint64_t len)
 {
 	struct missing_state *m = arg;
+	struct xa_missing_run done;
 
 	m->count++;
-	fprintf(m->err, "xfsrecon: inode %" PRIu64 ": bytes %" PRIu64 "..%" PRIu64
-		" could not be read; written as zeros\n", m->ino, off, off + len - 1);
+	if (xa_missing_run_add(&m->run, off, len, &done))
+		say_missing(m, &done);
 }
 
 int xa_cmd_cat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 {
-	struct missing_state ms = { err, 0, 0 };
+	struct missing_state ms = { err, 0, 0, { 0, 0 } };
+	struct xa_missing_run tail;
 	struct xa_inode ip;
 	struct xa_extents ex;
 	uint8_t *buf = NULL;
@@ -291,6 +301,8 @@ int xa_cmd_cat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 		}
 		off += n;
 	}
+	if (xa_missing_run_end(&ms.run, &tail))
+		say_missing(&ms, &tail);
 	if (!rc && !ex.complete)
 		fprintf(err, "xfsrecon: inode %" PRIu64 ": its block map is damaged; unmapped "
 			"ranges were written as zeros\n", ino);

@@ -49,6 +49,16 @@ expect 8 "cannot be read" "$XFSRECON" stat "$TMPD/fcut.img" "$far/x"
 expect 8 "cannot be read" "$XFSRECON" cat "$TMPD/fcut.img" "$far/x"
 expect 8 "cannot be read" "$XFSRECON" show "$TMPD/fcut.img" dir "$far"
 expect 16 "no such entry" "$XFSRECON" cat "$TMPD/fcut.img" /no-such-name
+# An unreadable stretch of a file is named once, as a range, not a block at
+# a time: the image cut one block into /files/medium.bin's only extent.
+ext=$("$XFSRECON" stat "$fimg" /files/medium.bin | sed -n 's/^  \[0\.\.\([0-9]*\)\] -> fsblock \([0-9]*\) .*/\1 \2/p')
+set -- $ext
+[ $# -eq 2 ] || fail "/files/medium.bin is no longer one extent from offset 0: $ext"
+bs=$(${XFS_DB:-xfs_db} -r -c 'sb 0' -c 'print blocksize' "$fimg" | sed -n 's/^blocksize = //p')
+ino=$("$XFSRECON" ls -l "$fimg" /files | awk '$9 == "medium.bin" { print $1 }')
+head -c $((($2 + 1) * bs)) "$fimg" > "$TMPD/mcut.img"
+expect 8 "bytes $bs\.\.$((($1 + 1) * bs - 1)) could not be read" "$XFSRECON" cat "$TMPD/mcut.img" "$ino"
+[ "$(wc -c < "$TMPD/out")" -eq $((($1 + 1) * bs)) ] || fail "cat of the cut file is not its whole size"
 rm -f "$fimg"
 printf '\050\265\057\375garbage-not-a-zstd-frame' > "$TMPD/bad.img.zst"
 expect 8 "xfsrecon:" "$XFSRECON" check "$TMPD/bad.img.zst"
