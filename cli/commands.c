@@ -35,7 +35,8 @@ static const struct xc_cmd_option show_opts[] = {
 	{ XC_OPT_ANNOTATE, NULL },
 	{ XC_OPT_JSON, NULL },
 	{ XC_OPT_AS, "(show block) read the block as TYPE (bnobt, cntbt, inobt, finobt, rmapbt, "
-	  "refcountbt, bmbt, dir3, attr3, symlink, inode, sb) instead of going by its magic" },
+	  "refcountbt, bmbt, dir3, attr3, symlink, inode, sb, or raw: its "
+			"bytes) instead of going by its magic" },
 	IMAGE_OPTS,
 	END
 };

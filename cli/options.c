@@ -23,7 +23,8 @@ const struct xc_option xc_options[XC_OPT_COUNT] = {
 	[XC_OPT_JSON] = { "json", 0, NULL, "one JSON document instead of text" },
 	[XC_OPT_AS] = { "as", 0, "TYPE",
 			"read the block as TYPE (bnobt, cntbt, inobt, finobt, rmapbt, refcountbt, "
-			"bmbt, dir3, attr3, symlink, inode, sb) instead of going by its magic" },
+			"bmbt, dir3, attr3, symlink, inode, sb, or raw: its "
+			"bytes) instead of going by its magic" },
 	[XC_OPT_PROGRESS] = { "progress", 0, NULL, "report progress on standard error" },
 	[XC_OPT_QUIET] = { "quiet", 'q', NULL, "print only the summary line" },
 	[XC_OPT_DIRECTORY] = { "directory", 'C', "DIR", "the existing host directory to write into" },

@@ -225,7 +225,7 @@ static int show_inode(struct xa_show_run *s, uint64_t ino)
 
 /* What a block holds, from its magic or from --as. */
 enum blk_type { BLK_UNKNOWN, BLK_AGHDR, BLK_BTREE, BLK_DIR, BLK_INODES, BLK_ATTR,
-		BLK_DANODE, BLK_SYMLINK };
+		BLK_DANODE, BLK_SYMLINK, BLK_RAW };
 
 static enum blk_type detect(const struct xfmt_geom *g, const uint8_t *p, size_t len,
 			    enum xfmt_btnum *bt)
@@ -278,6 +278,8 @@ static enum blk_type parse_as(const char *as, enum xfmt_btnum *bt)
 		return BLK_INODES;
 	if (!strcmp(as, "sb") || !strcmp(as, "agheaders"))
 		return BLK_AGHDR;
+	if (!strcmp(as, "raw"))
+		return BLK_RAW;
 	return BLK_UNKNOWN;
 }
 
@@ -300,7 +302,7 @@ static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, cons
 	}
 	if (as && (t = parse_as(as, &bt)) == BLK_UNKNOWN) {
 		fprintf(s->err, "xfsrecon: --as takes bnobt, cntbt, inobt, finobt, rmapbt, "
-			"refcountbt, bmbt, dir3, attr3, symlink, inode or sb, not '%s'\n", as);
+			"refcountbt, bmbt, dir3, attr3, symlink, inode, sb or raw, not '%s'\n", as);
 		return XERR_USAGE;
 	}
 	byte = xfmt_geom_agbno_byte(g, (uint32_t)agno, (uint32_t)agbno);
@@ -372,10 +374,15 @@ static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, cons
 			rc = show_header(s, (enum hdr_kind)n, (uint32_t)agno);
 		break;
 	default:
-		fprintf(s->err, "xfsrecon: block %" PRIu64 "/%" PRIu64 " has magic 0x%08" PRIx32
-			", not a structure show knows; name one with --as\n", agno, agbno,
-			xfmt_get_be32(b->data));
-		rc = XERR_USAGE;
+		/* File data, free space, or a structure whose magic is gone: its
+		 * bytes as they are (one filesystem block), and how to read it
+		 * as something else. */
+		xa_so_begin(&s->o, "raw", where, byte, g->blocksize);
+		if (t != BLK_RAW)
+			xa_so_note(&s->o, "magic 0x%08" PRIx32 " names no structure; its bytes "
+				   "follow (--as TYPE reads it as a structure)", xfmt_get_be32(b->data));
+		xa_so_raw(&s->o, b->data, g->blocksize < b->len ? g->blocksize : b->len);
+		xa_so_end(&s->o);
 		break;
 	}
 out:

@@ -610,6 +610,33 @@ void xa_so_data(struct xa_show_out *o, const char *name, const uint8_t *buf, siz
 	xa_json_end(&o->j);
 }
 
+void xa_so_raw(struct xa_show_out *o, const uint8_t *buf, size_t len)
+{
+	if (o->in_item)
+		xa_so_item_end(o);
+	if (!o->json) {
+		fprintf(o->out, "raw = %zu bytes\n", len);
+		data_hexdump(o->out, buf, len, 0);
+		return;
+	}
+	xa_json_object(&o->j, true);
+	xa_json_kstr(&o->j, "kind", "raw");
+	xa_json_ku64(&o->j, "size", len);
+	{
+		/* len is at most a directory block (64 KiB): the string is bounded. */
+		char *h = malloc(2 * len + 1);
+
+		if (h) {
+			for (size_t i = 0; i < len; i++)
+				snprintf(h + 2 * i, 3, "%02x", buf[i]);
+			h[2 * len] = '\0';
+			xa_json_kstr(&o->j, "hex", h);
+			free(h);
+		}
+	}
+	xa_json_end(&o->j);
+}
+
 /* ------------------------------------------------------- free entries */
 
 struct xa_json *xa_so_entry_begin(struct xa_show_out *o, const char *kind)

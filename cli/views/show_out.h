@@ -177,6 +177,13 @@ void xa_so_data(struct xa_show_out *o, const char *name, const uint8_t *buf, siz
 		size_t off, size_t n, bool hex);
 
 /*
+ * Every byte of buf as it is: text prints "raw = N bytes" and a dump of 16
+ * bytes a line (offsets from the start of buf); JSON gives {"kind": "raw",
+ * "size", "hex"}.  For blocks no structure describes.
+ */
+void xa_so_raw(struct xa_show_out *o, const uint8_t *buf, size_t len);
+
+/*
  * JSON only: open an object of the given kind in the structure's content
  * and hand back the writer, for a view that describes something no field
  * or item fits (a lookup and its steps).  The caller writes members and
