@@ -129,7 +129,7 @@ our_view() {
 	}' "$SCR/ls.out" | LC_ALL=C sort -z > "$2.long"
 	rm -rf "$exmnt/t"
 	mkdir "$exmnt/t"
-	$XR extract -q "$1" / -C "$exmnt/t" > /dev/null 2> "$SCR/err" ||
+	$XR extract -q --same-owner --preserve-privileges "$1" / -C "$exmnt/t" > /dev/null 2> "$SCR/err" ||
 		mismatch "$case" "extract" "exit status $? ($(head -1 "$SCR/err"))"
 	tree_meta "$exmnt/t" > "$2.meta"
 	tree_sums "$exmnt/t" > "$2.sums"
