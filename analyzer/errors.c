@@ -3,6 +3,9 @@
  */
 #include "analyzer/errors.h"
 
+#include <stdarg.h>
+#include <stdio.h>
+
 const char *xerr_str(int err)
 {
 	switch (err) {
@@ -18,4 +21,16 @@ const char *xerr_str(int err)
 	case XERR_EXISTS: return "output already exists";
 	}
 	return "unknown error";
+}
+
+int xerr_say(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return rc;
 }

@@ -3,11 +3,13 @@
  *
  * Findings describe the filesystem and never stop a run.  Operational errors
  * describe the run itself (I/O, memory, usage, not an XFS image at all): they
- * are negative return codes that travel up to main, which maps them to the
- * fsck exit codes 8 (operational) and 16 (usage).
+ * are negative return codes that travel up to the command line (cli/),
+ * which maps them to the fsck exit codes 8 (operational) and 16 (usage).
  */
 #ifndef XA_ERRORS_H
 #define XA_ERRORS_H
+
+#include <stddef.h>
 
 enum xerr {
 	XERR_OK          = 0,
@@ -24,5 +26,13 @@ enum xerr {
 
 /* Short English text for an error code. */
 const char *xerr_str(int err);
+
+/*
+ * Write the message fmt into err (errlen bytes; nothing when err is NULL or
+ * errlen 0) and return rc: how a library function fails with its reason in
+ * one statement.
+ */
+int xerr_say(char *err, size_t errlen, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif /* XA_ERRORS_H */

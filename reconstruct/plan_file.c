@@ -14,7 +14,6 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,21 +43,6 @@
 _Static_assert(HDR_RESERVED + 16u == XR_PF_HDR_SIZE, "plan header layout");
 
 #define ZSTD_LEVEL 3
-
-static int say(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int say(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 void xr_pf_release(struct xr_planfile *pf)
 {
@@ -302,7 +286,7 @@ int xr_pf_save(const char *path, enum xr_pf_kind kind, const uint8_t *index, siz
 	int fd = -1, rc;
 
 	if (payload_len > SIZE_MAX)
-		return say(err, errlen, XERR_NOMEM, "the payload is too large");
+		return xerr_say(err, errlen, XERR_NOMEM, "the payload is too large");
 	if (guard)
 		oo = *guard;
 	else
@@ -318,7 +302,7 @@ int xr_pf_save(const char *path, enum xr_pf_kind kind, const uint8_t *index, siz
 		return rc;
 	xsha256(index, index_len, sha);
 	if (compress(index, index_len, &zi, &zil) || compress(payload, (size_t)payload_len, &zp, &zpl)) {
-		rc = say(err, errlen, XERR_NOMEM, "out of memory compressing %s", path);
+		rc = xerr_say(err, errlen, XERR_NOMEM, "out of memory compressing %s", path);
 		goto out;
 	}
 	memset(hdr, 0, sizeof(hdr));
@@ -333,7 +317,7 @@ int xr_pf_save(const char *path, enum xr_pf_kind kind, const uint8_t *index, siz
 
 	tmp = malloc(strlen(path) + 16);
 	if (!tmp) {
-		rc = say(err, errlen, XERR_NOMEM, "out of memory");
+		rc = xerr_say(err, errlen, XERR_NOMEM, "out of memory");
 		goto out;
 	}
 	sprintf(tmp, "%s.partial", path);
@@ -342,7 +326,7 @@ int xr_pf_save(const char *path, enum xr_pf_kind kind, const uint8_t *index, siz
 	 * something planted there): the user removes it. */
 	oo.force = false;
 	if (lstat(tmp, &st) == 0) {
-		rc = say(err, errlen, XERR_EXISTS, "%s exists (left by an interrupted run?): remove "
+		rc = xerr_say(err, errlen, XERR_EXISTS, "%s exists (left by an interrupted run?): remove "
 			 "it first", tmp);
 		goto out;
 	}
@@ -351,18 +335,18 @@ int xr_pf_save(const char *path, enum xr_pf_kind kind, const uint8_t *index, siz
 		goto out;
 	if (write_all(fd, hdr, sizeof(hdr)) || write_all(fd, zi, zil) || write_all(fd, zp, zpl) ||
 	    fsync(fd) != 0) {
-		rc = say(err, errlen, XERR_IO, "%s: %s", tmp, strerror(errno));
+		rc = xerr_say(err, errlen, XERR_IO, "%s: %s", tmp, strerror(errno));
 		goto out;
 	}
 	if (close(fd) != 0) {
 		fd = -1;
-		rc = say(err, errlen, XERR_IO, "%s: %s", tmp, strerror(errno));
+		rc = xerr_say(err, errlen, XERR_IO, "%s: %s", tmp, strerror(errno));
 		goto out;
 	}
 	fd = -1;
 	/* link() never replaces: a file that appeared meanwhile is kept. */
 	if (replace ? rename(tmp, path) != 0 : link(tmp, path) != 0) {
-		rc = say(err, errlen, errno == EEXIST ? XERR_EXISTS : XERR_IO, "%s: %s", path,
+		rc = xerr_say(err, errlen, errno == EEXIST ? XERR_EXISTS : XERR_IO, "%s: %s", path,
 			 strerror(errno));
 		goto out;
 	}
@@ -370,7 +354,7 @@ int xr_pf_save(const char *path, enum xr_pf_kind kind, const uint8_t *index, siz
 		unlink(tmp);
 	created = false;   /* the name is gone: nothing of ours to remove any more */
 	if (sync_dir(path) != 0) {
-		rc = say(err, errlen, XERR_IO, "%s: syncing its directory: %s", path, strerror(errno));
+		rc = xerr_say(err, errlen, XERR_IO, "%s: syncing its directory: %s", path, strerror(errno));
 		goto out;
 	}
 	if (id)
@@ -399,22 +383,22 @@ static int read_frame(int fd, uint64_t off, uint64_t zlen, uint64_t len, uint8_t
 	int rc;
 
 	if (!z || !d) {
-		rc = say(err, errlen, XERR_NOMEM, "out of memory reading the %s", what);
+		rc = xerr_say(err, errlen, XERR_NOMEM, "out of memory reading the %s", what);
 		goto out;
 	}
 	if (xr_pread_full(fd, z, (size_t)zlen, off)) {
-		rc = say(err, errlen, XERR_IO, "cannot read the %s: %s", what, strerror(errno));
+		rc = xerr_say(err, errlen, XERR_IO, "cannot read the %s: %s", what, strerror(errno));
 		goto out;
 	}
 	content = ZSTD_getFrameContentSize(z, (size_t)zlen);
 	if (content != len || ZSTD_findFrameCompressedSize(z, (size_t)zlen) != zlen) {
-		rc = say(err, errlen, XERR_FORMAT, "the %s's zstd frame is damaged or has the wrong "
+		rc = xerr_say(err, errlen, XERR_FORMAT, "the %s's zstd frame is damaged or has the wrong "
 			 "size", what);
 		goto out;
 	}
 	n = ZSTD_decompress(d, (size_t)len, z, (size_t)zlen);
 	if (ZSTD_isError(n) || n != len) {
-		rc = say(err, errlen, XERR_FORMAT, "the %s does not decompress: %s", what,
+		rc = xerr_say(err, errlen, XERR_FORMAT, "the %s does not decompress: %s", what,
 			 ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
 		goto out;
 	}
@@ -542,10 +526,10 @@ static int parse_index(struct xr_planfile *pf, uint8_t payload_sha[32], char *er
 
 	/* No DTD, no entities: nothing in an index needs them. */
 	if (strstr(pf->index, "<!DOCTYPE") || strstr(pf->index, "<!ENTITY"))
-		return say(err, errlen, XERR_FORMAT, "the index carries a DTD");
+		return xerr_say(err, errlen, XERR_FORMAT, "the index carries a DTD");
 	r = xmlReaderForMemory(pf->index, (int)pf->index_len, NULL, "UTF-8", XML_PARSE_NONET);
 	if (!r)
-		return say(err, errlen, XERR_NOMEM, "out of memory parsing the index");
+		return xerr_say(err, errlen, XERR_NOMEM, "out of memory parsing the index");
 	xr_pf_reader_quiet(r);
 	while ((st = xmlTextReaderRead(r)) == 1) {
 		const char *name;
@@ -559,7 +543,7 @@ static int parse_index(struct xr_planfile *pf, uint8_t payload_sha[32], char *er
 
 			xmlFree(v);
 			if (!ok) {
-				say(err, errlen, XERR_FORMAT, "the index is not a version 1 %s", root);
+				xerr_say(err, errlen, XERR_FORMAT, "the index is not a version 1 %s", root);
 				goto out;
 			}
 			depth_root = xmlTextReaderDepth(r);
@@ -567,20 +551,20 @@ static int parse_index(struct xr_planfile *pf, uint8_t payload_sha[32], char *er
 		}
 		if (!strcmp(name, "filesystem") && !have_fs) {
 			if (parse_fs(r, &pf->fs)) {
-				say(err, errlen, XERR_FORMAT, "the index's filesystem element is damaged");
+				xerr_say(err, errlen, XERR_FORMAT, "the index's filesystem element is damaged");
 				goto out;
 			}
 			have_fs = true;
 		} else if (!strcmp(name, "payload") && !have_payload) {
 			if (attr_u64(r, "length", UINT64_MAX, false, 0, &plen) ||
 			    attr_sha(r, "sha256", payload_sha)) {
-				say(err, errlen, XERR_FORMAT, "the index's payload element is damaged");
+				xerr_say(err, errlen, XERR_FORMAT, "the index's payload element is damaged");
 				goto out;
 			}
 			have_payload = true;
 		} else if (!strcmp(name, "undoes") && pf->kind == XR_PF_UNDO && !have_plan) {
 			if (attr_sha(r, "plan", pf->plan_id)) {
-				say(err, errlen, XERR_FORMAT, "the undo file does not name its plan");
+				xerr_say(err, errlen, XERR_FORMAT, "the undo file does not name its plan");
 				goto out;
 			}
 			have_plan = true;
@@ -595,12 +579,12 @@ static int parse_index(struct xr_planfile *pf, uint8_t payload_sha[32], char *er
 				if (ncap > pf->payload_len + 1)
 					ncap = (size_t)pf->payload_len + 1;
 				if (ncap <= cap) {
-					say(err, errlen, XERR_FORMAT, "more changes than payload bytes");
+					xerr_say(err, errlen, XERR_FORMAT, "more changes than payload bytes");
 					goto out;
 				}
 				n = realloc(pf->changes, ncap * sizeof(*pf->changes));
 				if (!n) {
-					rc = say(err, errlen, XERR_NOMEM, "out of memory parsing the index");
+					rc = xerr_say(err, errlen, XERR_NOMEM, "out of memory parsing the index");
 					goto out;
 				}
 				pf->changes = n;
@@ -608,18 +592,18 @@ static int parse_index(struct xr_planfile *pf, uint8_t payload_sha[32], char *er
 			}
 			c = &pf->changes[pf->nchanges];
 			if (parse_change(r, c)) {
-				say(err, errlen, XERR_FORMAT, "change %zu of the index is damaged",
+				xerr_say(err, errlen, XERR_FORMAT, "change %zu of the index is damaged",
 				    pf->nchanges + 1);
 				goto out;
 			}
 			if (pf->nchanges && c->offset < pf->changes[pf->nchanges - 1].offset +
 							     pf->changes[pf->nchanges - 1].len) {
-				say(err, errlen, XERR_FORMAT, "change %zu overlaps or precedes the one "
+				xerr_say(err, errlen, XERR_FORMAT, "change %zu overlaps or precedes the one "
 				    "before it", pf->nchanges + 1);
 				goto out;
 			}
 			if (c->len > pf->payload_len - used) {
-				say(err, errlen, XERR_FORMAT, "the changes need more bytes than the payload "
+				xerr_say(err, errlen, XERR_FORMAT, "the changes need more bytes than the payload "
 				    "holds");
 				goto out;
 			}
@@ -629,16 +613,16 @@ static int parse_index(struct xr_planfile *pf, uint8_t payload_sha[32], char *er
 		}
 	}
 	if (st != 0) {
-		say(err, errlen, XERR_FORMAT, "the index is not well-formed XML");
+		xerr_say(err, errlen, XERR_FORMAT, "the index is not well-formed XML");
 		goto out;
 	}
 	if (!have_fs || !have_payload || !have_plan) {
-		say(err, errlen, XERR_FORMAT, "the index lacks its %s element",
+		xerr_say(err, errlen, XERR_FORMAT, "the index lacks its %s element",
 		    !have_fs ? "filesystem" : !have_payload ? "payload" : "undoes");
 		goto out;
 	}
 	if (plen != pf->payload_len || used != pf->payload_len) {
-		say(err, errlen, XERR_FORMAT, "the payload length disagrees with the header or the "
+		xerr_say(err, errlen, XERR_FORMAT, "the payload length disagrees with the header or the "
 		    "changes");
 		goto out;
 	}
@@ -665,7 +649,7 @@ static int check_bounds(const char *path, struct xr_planfile *pf, bool strict, c
 	uint64_t end = 0;
 
 	if (fs->blocksize && fs->dblocks > UINT64_MAX / fs->blocksize)
-		return say(err, errlen, XERR_FORMAT, "%s: its filesystem size (%" PRIu64 " blocks of "
+		return xerr_say(err, errlen, XERR_FORMAT, "%s: its filesystem size (%" PRIu64 " blocks of "
 			   "%" PRIu32 ") overflows", path, fs->dblocks, fs->blocksize);
 	end = fs->dblocks * fs->blocksize;
 	for (size_t i = 0; i < pf->nchanges; i++) {
@@ -674,7 +658,7 @@ static int check_bounds(const char *path, struct xr_planfile *pf, bool strict, c
 		if (c->offset < end && c->len <= end - c->offset)
 			continue;
 		if (strict)
-			return say(err, errlen, XERR_FORMAT, "%s: write %zu (%" PRIu32 " bytes at byte "
+			return xerr_say(err, errlen, XERR_FORMAT, "%s: write %zu (%" PRIu32 " bytes at byte "
 				   "%" PRIu64 ") reaches outside the filesystem (%" PRIu64 " bytes): "
 				   "refused", path, i + 1, c->len, c->offset, end);
 		c->outside = true;
@@ -694,13 +678,13 @@ static int load(const char *path, int want, bool strict, struct xr_planfile *pf,
 	memset(pf, 0, sizeof(*pf));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return say(err, errlen, XERR_IO, "%s: %s", path, strerror(errno));
+		return xerr_say(err, errlen, XERR_IO, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		rc = say(err, errlen, XERR_USAGE, "%s: not a regular file", path);
+		rc = xerr_say(err, errlen, XERR_USAGE, "%s: not a regular file", path);
 		goto out;
 	}
 	if ((uint64_t)st.st_size < XR_PF_HDR_SIZE || xr_pread_full(fd, hdr, sizeof(hdr), 0)) {
-		rc = say(err, errlen, XERR_FORMAT, "%s: too short for a plan or undo file", path);
+		rc = xerr_say(err, errlen, XERR_FORMAT, "%s: too short for a plan or undo file", path);
 		goto out;
 	}
 	if (!memcmp(hdr, XR_PF_MAGIC_PLAN, 8))
@@ -708,11 +692,11 @@ static int load(const char *path, int want, bool strict, struct xr_planfile *pf,
 	else if (!memcmp(hdr, XR_PF_MAGIC_UNDO, 8))
 		pf->kind = XR_PF_UNDO;
 	else {
-		rc = say(err, errlen, XERR_FORMAT, "%s: not an xfsrecon plan or undo file", path);
+		rc = xerr_say(err, errlen, XERR_FORMAT, "%s: not an xfsrecon plan or undo file", path);
 		goto out;
 	}
 	if (want && (int)pf->kind != want) {
-		rc = say(err, errlen, XERR_USAGE, "%s is %s, not %s", path,
+		rc = xerr_say(err, errlen, XERR_USAGE, "%s is %s, not %s", path,
 			 pf->kind == XR_PF_PLAN ? "a plan" : "an undo file",
 			 want == XR_PF_PLAN ? "a plan" : "an undo file");
 		goto out;
@@ -723,7 +707,7 @@ static int load(const char *path, int want, bool strict, struct xr_planfile *pf,
 	pzl = xfmt_get_be64(hdr + HDR_PAYLOAD_ZLEN);
 	if (xfmt_get_be32(hdr + HDR_VERSION) != XR_PF_VERSION ||
 	    xfmt_get_be32(hdr + HDR_SIZE) != XR_PF_HDR_SIZE) {
-		rc = say(err, errlen, XERR_UNSUPPORTED, "%s: format version %" PRIu32 " (this "
+		rc = xerr_say(err, errlen, XERR_UNSUPPORTED, "%s: format version %" PRIu32 " (this "
 			 "xfsrecon reads version %u)", path, xfmt_get_be32(hdr + HDR_VERSION),
 			 XR_PF_VERSION);
 		goto out;
@@ -733,7 +717,7 @@ static int load(const char *path, int want, bool strict, struct xr_planfile *pf,
 	if (il == 0 || il > XR_PF_INDEX_MAX || pl > payload_bound() ||
 	    izl > ZSTD_compressBound((size_t)il) || pzl > ZSTD_compressBound((size_t)pl) ||
 	    (uint64_t)st.st_size != XR_PF_HDR_SIZE + izl + pzl) {
-		rc = say(err, errlen, XERR_FORMAT, "%s: its lengths are damaged or past the bounds "
+		rc = xerr_say(err, errlen, XERR_FORMAT, "%s: its lengths are damaged or past the bounds "
 			 "(index %" PRIu64 ", payload %" PRIu64 " bytes)", path, il, pl);
 		goto out;
 	}
@@ -743,7 +727,7 @@ static int load(const char *path, int want, bool strict, struct xr_planfile *pf,
 	pf->index_len = (size_t)il;
 	xsha256(pf->index, pf->index_len, sha);
 	if (memcmp(sha, hdr + HDR_INDEX_SHA, 32) != 0 || strlen(pf->index) != pf->index_len) {
-		rc = say(err, errlen, XERR_FORMAT, "%s: the index does not match its SHA-256", path);
+		rc = xerr_say(err, errlen, XERR_FORMAT, "%s: the index does not match its SHA-256", path);
 		goto out;
 	}
 	memcpy(pf->id, sha, 32);
@@ -756,7 +740,7 @@ static int load(const char *path, int want, bool strict, struct xr_planfile *pf,
 		goto out;
 	xsha256(pf->payload, (size_t)pf->payload_len, sha);
 	if (memcmp(sha, psha, 32) != 0) {
-		rc = say(err, errlen, XERR_FORMAT, "%s: the payload does not match its SHA-256", path);
+		rc = xerr_say(err, errlen, XERR_FORMAT, "%s: the payload does not match its SHA-256", path);
 		goto out;
 	}
 	for (size_t i = 0; i < pf->nchanges; i++) {
@@ -764,7 +748,7 @@ static int load(const char *path, int want, bool strict, struct xr_planfile *pf,
 
 		xsha256(pf->payload + c->payload_off, c->len, sha);
 		if (memcmp(sha, c->after, 32) != 0 || !memcmp(c->before, c->after, 32)) {
-			rc = say(err, errlen, XERR_FORMAT, "%s: write %zu's bytes do not match its "
+			rc = xerr_say(err, errlen, XERR_FORMAT, "%s: write %zu's bytes do not match its "
 				 "digests", path, i + 1);
 			goto out;
 		}

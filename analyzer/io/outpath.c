@@ -18,7 +18,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,21 +46,6 @@ struct chain {
 	struct node n[CHAIN_MAX];
 	size_t      len;
 };
-
-static int say(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int say(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return rc;
-}
 
 static struct node node_of(const struct stat *st)
 {
@@ -269,7 +253,7 @@ static int check_inputs(const char *path, const struct ximg_out_opts *o, const s
 			continue;
 		why = ximg_out_aliases(st, &in);
 		if (why)
-			return say(err, errlen, XERR_USAGE, "%s %s: refusing to write %s to it", path,
+			return xerr_say(err, errlen, XERR_USAGE, "%s %s: refusing to write %s to it", path,
 				   why, what);
 	}
 	return 0;
@@ -283,20 +267,20 @@ static int check_kind(const char *path, const struct ximg_out_opts *o, const str
 
 	if (S_ISREG(st->st_mode)) {
 		if (!o->force && !(o->replace && !S_ISLNK(lst->st_mode)))
-			return say(err, errlen, XERR_EXISTS, "%s exists (force to overwrite it)", path);
+			return xerr_say(err, errlen, XERR_EXISTS, "%s exists (force to overwrite it)", path);
 		return 0;
 	}
 	if (S_ISBLK(st->st_mode)) {
 		if (!o->block_ok)
-			return say(err, errlen, XERR_USAGE, "%s is a block device: refusing to write %s "
+			return xerr_say(err, errlen, XERR_USAGE, "%s is a block device: refusing to write %s "
 				   "to it", path, what);
 		if (!o->force)
-			return say(err, errlen, XERR_EXISTS, "%s exists (force to overwrite it)", path);
+			return xerr_say(err, errlen, XERR_EXISTS, "%s exists (force to overwrite it)", path);
 		return 0;
 	}
 	if ((S_ISCHR(st->st_mode) || S_ISFIFO(st->st_mode)) && o->stream_ok)
 		return 0;
-	return say(err, errlen, XERR_USAGE, "%s: not a regular file%s", path,
+	return xerr_say(err, errlen, XERR_USAGE, "%s: not a regular file%s", path,
 		   o->block_ok ? " or block device" : "");
 }
 
@@ -311,15 +295,15 @@ int ximg_out_open(const char *path, const struct ximg_out_opts *o, int *fd, bool
 	*is_blk = false;
 	if (lstat(path, &lst) != 0) {
 		if (errno != ENOENT)
-			return say(err, errlen, XERR_IO, "%s: %s", path, strerror(errno));
+			return xerr_say(err, errlen, XERR_IO, "%s: %s", path, strerror(errno));
 		/* A new name: O_EXCL with O_NOFOLLOW, so nothing planted in the
 		 * meantime (a symlink, dangling or not) is followed. */
 		f = open(path, flags | O_CREAT | O_EXCL | O_NOFOLLOW, o->mode);
 		if (f < 0)
-			return say(err, errlen, errno == EEXIST ? XERR_EXISTS : XERR_IO, "%s: %s",
+			return xerr_say(err, errlen, errno == EEXIST ? XERR_EXISTS : XERR_IO, "%s: %s",
 				   path, strerror(errno));
 		/* New, yet it may lie in a filesystem the input holds. */
-		rc = fstat(f, &fst) != 0 ? say(err, errlen, XERR_IO, "%s: %s", path, strerror(errno))
+		rc = fstat(f, &fst) != 0 ? xerr_say(err, errlen, XERR_IO, "%s: %s", path, strerror(errno))
 					 : check_inputs(path, o, &fst, err, errlen);
 		if (rc) {
 			close(f);
@@ -333,10 +317,10 @@ int ximg_out_open(const char *path, const struct ximg_out_opts *o, int *fd, bool
 	st = lst;
 	if (S_ISLNK(lst.st_mode)) {
 		if (!o->force)
-			return say(err, errlen, XERR_USAGE, "%s is a symlink: refusing to follow it "
+			return xerr_say(err, errlen, XERR_USAGE, "%s is a symlink: refusing to follow it "
 				   "(force to write where it points)", path);
 		if (stat(path, &st) != 0)
-			return say(err, errlen, XERR_USAGE, "%s is a symlink to nothing: refusing to "
+			return xerr_say(err, errlen, XERR_USAGE, "%s is a symlink to nothing: refusing to "
 				   "create where it points", path);
 	}
 	/* Refused before any open for writing: not even that touches the
@@ -353,16 +337,16 @@ int ximg_out_open(const char *path, const struct ximg_out_opts *o, int *fd, bool
 		flags |= O_EXCL;   /* fails while the device is mounted or claimed */
 	f = open(path, flags);
 	if (f < 0)
-		return say(err, errlen, errno == EBUSY ? XERR_USAGE : XERR_IO, "%s: %s%s", path,
+		return xerr_say(err, errlen, errno == EBUSY ? XERR_USAGE : XERR_IO, "%s: %s%s", path,
 			   strerror(errno), errno == EBUSY ? " (mounted or in use)" : "");
 	/* The file opened is the one checked; no O_TRUNC before this. */
 	if (fstat(f, &fst) != 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino ||
 	    (fst.st_mode & S_IFMT) != (st.st_mode & S_IFMT)) {
 		close(f);
-		return say(err, errlen, XERR_USAGE, "%s changed while it was opened", path);
+		return xerr_say(err, errlen, XERR_USAGE, "%s changed while it was opened", path);
 	}
 	if (S_ISREG(fst.st_mode) && o->truncate && ftruncate(f, 0) != 0) {
-		rc = say(err, errlen, XERR_IO, "%s: %s", path, strerror(errno));
+		rc = xerr_say(err, errlen, XERR_IO, "%s: %s", path, strerror(errno));
 		close(f);
 		return rc;
 	}
@@ -380,7 +364,7 @@ int ximg_out_check_name(const char *path, const struct ximg_out_opts *o, bool *e
 	*exists = false;
 	if (lstat(path, &lst) != 0) {
 		if (errno != ENOENT)
-			return say(err, errlen, XERR_IO, "%s: %s", path, strerror(errno));
+			return xerr_say(err, errlen, XERR_IO, "%s: %s", path, strerror(errno));
 		return 0;
 	}
 	*exists = true;
@@ -393,9 +377,9 @@ int ximg_out_check_name(const char *path, const struct ximg_out_opts *o, bool *e
 			return rc;
 	}
 	if (!S_ISLNK(lst.st_mode) && !S_ISREG(lst.st_mode))
-		return say(err, errlen, XERR_USAGE, "%s: not a regular file: refusing to replace it",
+		return xerr_say(err, errlen, XERR_USAGE, "%s: not a regular file: refusing to replace it",
 			   path);
 	if (!o->force && !o->replace)
-		return say(err, errlen, XERR_EXISTS, "%s exists", path);
+		return xerr_say(err, errlen, XERR_EXISTS, "%s exists", path);
 	return 0;
 }
