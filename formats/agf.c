@@ -336,8 +336,8 @@ unsigned xfmt_agf_verify(const uint8_t *buf, size_t len, const struct xfmt_agf *
 		uint32_t want = xfmt_crc32c_excluding(buf, g->sectsize, AGF_CRC);
 
 		if (want != agf->crc)
-			n += (unsigned)xprob_emit_val(sink, XP_agfBadCrc, "crc", AGF_CRC,
-						      xfmt_crc_shown(want), xfmt_crc_shown(agf->crc));
+			n += (unsigned)xprob_emit_val(sink, XP_agfBadCrc, "crc", AGF_CRC, want,
+						      agf->crc);
 	}
 	return n;
 }

@@ -144,8 +144,7 @@ unsigned xfmt_agfl_verify(const uint8_t *buf, size_t len, const struct xfmt_agfl
 
 			if (want != agfl->crc)
 				n += (unsigned)xprob_emit_val(sink, XP_agflBadCrc, "crc", AGFL_CRC,
-							      xfmt_crc_shown(want),
-							      xfmt_crc_shown(agfl->crc));
+							      want, agfl->crc);
 		}
 	}
 

@@ -227,8 +227,7 @@ unsigned xfmt_agi_verify(const uint8_t *buf, size_t len, const struct xfmt_agi *
 		uint32_t want = xfmt_crc32c_excluding(buf, g->sectsize, AGI_CRC);
 
 		if (want != agi->crc)
-			n += emit_val(sink, XP_agiBadCrc, "crc", AGI_CRC, xfmt_crc_shown(want),
-				       xfmt_crc_shown(agi->crc));
+			n += emit_val(sink, XP_agiBadCrc, "crc", AGI_CRC, want, agi->crc);
 	}
 	return n;
 }

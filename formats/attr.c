@@ -654,7 +654,7 @@ unsigned xfmt_attr_rmt_verify(const uint8_t *buf, size_t len, const struct xfmt_
 
 		if (want != h.crc)
 			n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadCrc, "hdr.crc", RM_CRC,
-						      xfmt_crc_shown(want), xfmt_crc_shown(h.crc));
+						      want, h.crc);
 	}
 	if (memcmp(h.uuid, g->meta_uuid, 16) != 0)
 		n += (unsigned)xprob_emit(sink, XP_attrRmtBadUuid, "hdr.uuid", RM_UUID);

@@ -298,7 +298,7 @@ unsigned xfmt_bt_verify_hdr(const uint8_t *buf, size_t len, enum xfmt_btnum bt,
 
 		if (want != h.crc)
 			n += (unsigned)xprob_emit_val(sink, XP_btBadCrc, "crc", crc_off,
-						      xfmt_crc_shown(want), xfmt_crc_shown(h.crc));
+						      want, h.crc);
 	}
 
 	/* One level finding: against the expected level if known, else range. */

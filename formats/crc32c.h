@@ -39,16 +39,4 @@ uint32_t xfmt_crc32c_raw_portable(uint32_t reg, const void *buf, size_t len);
 /* Recompute and store the CRC at crc_off (used by writers and test fixtures). */
 void xfmt_crc_update(uint8_t *buf, size_t len, size_t crc_off);
 
-/*
- * A CRC as it is shown to people: xfs_db prints a CRC field as its four
- * stored bytes read big-endian, while the CRC32c value is stored
- * little-endian.  Every CRC in a finding, in stat and in show goes through
- * this, so all of them print the stored bytes in one order, xfs_db's.
- */
-static inline uint32_t xfmt_crc_shown(uint32_t value)
-{
-	return (value >> 24) | ((value >> 8) & 0xff00u) | ((value << 8) & 0xff0000u) |
-	       (value << 24);
-}
-
 #endif /* XFMT_CRC32C_H */

@@ -95,7 +95,7 @@ unsigned xfmt_da_blkinfo_verify(const uint8_t *buf, size_t len, size_t blksize,
 
 		if (want != bi.crc)
 			n += (unsigned)xprob_emit_val(sink, XP_daBadCrc, "crc", BI_CRC,
-						      xfmt_crc_shown(want), xfmt_crc_shown(bi.crc));
+						      want, bi.crc);
 		if (bi.blkno != exp->daddr)
 			n += (unsigned)xprob_emit_val(sink, XP_daBadBlkno, "bno", BI_BLKNO,
 						      exp->daddr, bi.blkno);

@@ -372,7 +372,7 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 
 		if (want != d->crc)
 			n += (unsigned)xprob_emit_val(sink, XP_inoBadCrc, "v3.crc", DI_CRC,
-						      xfmt_crc_shown(want), xfmt_crc_shown(d->crc));
+						      want, d->crc);
 		if (d->ino != ino)
 			n += (unsigned)xprob_emit_val(sink, XP_inoBadInumber, "v3.inumber",
 						      DI_INO, ino, d->ino);

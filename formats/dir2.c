@@ -230,8 +230,7 @@ unsigned xfmt_dir3_blkhdr_verify(const uint8_t *buf, size_t len, const struct xf
 
 		/* The CRC is its own finding: the contents may still be right. */
 		if (crc != want)
-			n += (unsigned)xprob_emit_val(sink, XP_daBadCrc, "crc", BH_CRC,
-						      xfmt_crc_shown(want), xfmt_crc_shown(crc));
+			n += (unsigned)xprob_emit_val(sink, XP_daBadCrc, "crc", BH_CRC, want, crc);
 		if (blkno != exp->daddr)
 			n += (unsigned)xprob_emit_val(sink, XP_daBadBlkno, "bno", BH_BLKNO,
 						      exp->daddr, blkno);

@@ -752,8 +752,7 @@ static void check_tail_and_crc(struct sbv *v)
 			uint32_t want = xfmt_crc32c_excluding(v->buf, sb->sectsize, SB_CRC);
 
 			if (want != sb->crc)
-				sbv_val(v, XP_sbBadCrc, "crc", SB_CRC, xfmt_crc_shown(want),
-					xfmt_crc_shown(sb->crc));
+				sbv_val(v, XP_sbBadCrc, "crc", SB_CRC, want, sb->crc);
 		}
 		return;
 	}
@@ -766,8 +765,7 @@ static void check_tail_and_crc(struct sbv *v)
 			if (xfmt_crc32c_excluding(v->buf, ss, SB_CRC) == sb->crc)
 				return;
 		sbv_val(v, XP_sbBadCrc, "crc", SB_CRC,
-			xfmt_crc_shown(xfmt_crc32c_excluding(v->buf, MIN_SECTORSIZE, SB_CRC)),
-			xfmt_crc_shown(sb->crc));
+			xfmt_crc32c_excluding(v->buf, MIN_SECTORSIZE, SB_CRC), sb->crc);
 	}
 }
 

@@ -122,8 +122,8 @@ unsigned xfmt_symlink_rmt_verify(const uint8_t *buf, size_t len, const struct xf
 		uint32_t want = xfmt_crc32c_excluding(buf, len, SL_CRC);
 
 		if (want != h.crc)
-			n += (unsigned)xprob_emit_val(sink, XP_symBadCrc, "crc", SL_CRC,
-						      xfmt_crc_shown(want), xfmt_crc_shown(h.crc));
+			n += (unsigned)xprob_emit_val(sink, XP_symBadCrc, "crc", SL_CRC, want,
+						      h.crc);
 	}
 	if (memcmp(h.uuid, g->meta_uuid, 16) != 0)
 		n += (unsigned)xprob_emit(sink, XP_symBadUuid, "uuid", SL_UUID);

@@ -18,7 +18,6 @@
 #include "analyzer/report/report_xml.h"
 #include "cli/views/field_print.h"
 #include "analyzer/scan/fork_walk.h"
-#include "formats/crc32c.h"
 #include "formats/symlink.h"
 
 #define CAT_CHUNK (1u << 20)
@@ -169,7 +168,7 @@ int xa_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 		ip.d.next_unlinked == XFS_NULLAGINO ? " (none)" : "");
 	if (ip.d.version >= 3)
 		fprintf(out, "v3       changecount %" PRIu64 ", lsn 0x%" PRIx64 ", crc 0x%08" PRIx32 "\n",
-			ip.d.changecount, ip.d.lsn, xfmt_crc_shown(ip.d.crc));
+			ip.d.changecount, ip.d.lsn, ip.d.crc);
 	if (ip.d.dmevmask || ip.d.dmstate)
 		fprintf(out, "dmapi    evmask 0x%" PRIx32 ", state %u\n", ip.d.dmevmask, ip.d.dmstate);
 

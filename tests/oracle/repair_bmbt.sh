@@ -140,7 +140,7 @@ for case in core leaf root; do
 	! "$XFS_REPAIR" -n "$c" > "$TMPD/$case.before" 2>&1 ||
 		fail "$case: xfs_repair -n finds nothing wrong with the damaged copy"
 
-	"$XFSRECON" repair "$c" -o "$out" > "$TMPD/$case.report" 2>&1
+	"$XFSRECON" repair -v "$c" -o "$out" > "$TMPD/$case.report" 2>&1
 	rc=$?
 	[ $rc -eq 1 ] || fail "$case: repair exited $rc, expected 1: $(grep -v '^write' "$TMPD/$case.report" | head -20)"
 	grep -q "revive-file: file $ino brought back from the reverse map: $NEXT extents, .* mapped by a new bmbt" \
@@ -203,7 +203,7 @@ dfork=$(( $(db_field "$frag" "$dino" core.forkoff) * 8 ))
 ! "$XFS_REPAIR" -n "$frag" > "$TMPD/dir.before.repair" 2>&1 ||
 	fail "dir: xfs_repair -n finds nothing wrong with the damaged copy"
 out="$work/frag.out.img"
-"$XFSRECON" repair "$frag" -o "$out" > "$TMPD/dir.report" 2>&1
+"$XFSRECON" repair -v "$frag" -o "$out" > "$TMPD/dir.report" 2>&1
 rc=$?
 [ $rc -eq 1 ] || fail "dir: repair exited $rc, expected 1: $(grep -v '^write' "$TMPD/dir.report" | head -20)"
 grep -q "rewrite-directory: directory $dino rewritten" "$TMPD/dir.report" ||
