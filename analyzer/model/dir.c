@@ -360,24 +360,17 @@ int xa_path_resolve(struct xa_ctx *ctx, const char *path, uint64_t *ino, char *e
 {
 	uint64_t cur = ctx->sb.rootino;
 	const char *p = path;
+	size_t len;
 
 	if (!path || path[0] != '/') {
 		snprintf(err, errlen, "'%s' is not an absolute path", path ? path : "");
 		return XERR_USAGE;
 	}
-	while (*p) {
+	for (const char *walk = p; xa_path_next(&walk, &p, &len); ) {
 		struct xa_inode dir;
-		const char *end;
-		size_t len;
 		uint64_t next;
 		int rc;
 
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		end = strchr(p, '/');
-		len = end ? (size_t)(end - p) : strlen(p);
 		if (len > XFMT_DIR_MAXNAMELEN) {
 			snprintf(err, errlen, "a path component is longer than %u bytes",
 				 XFMT_DIR_MAXNAMELEN);
@@ -407,7 +400,6 @@ int xa_path_resolve(struct xa_ctx *ctx, const char *path, uint64_t *ino, char *e
 			return rc == XERR_NOMEM ? rc : XERR_IO;
 		}
 		cur = next;
-		p += len;
 	}
 	*ino = cur;
 	return 0;

@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "analyzer/findings/findings.h"
 #include "formats/dir2.h"
@@ -60,5 +61,25 @@ int xa_dir_lookup(struct xa_ctx *ctx, const struct xa_inode *dir, const uint8_t 
  * short), with the failing component's text in err.
  */
 int xa_path_resolve(struct xa_ctx *ctx, const char *path, uint64_t *ino, char *err, size_t errlen);
+
+/*
+ * The next component of the path at *p, slashes before it skipped: its
+ * start in *name and its length in *len, *p left just after it.  Returns
+ * false when no component is left.  Every walk of a typed path splits it so.
+ */
+static inline bool xa_path_next(const char **p, const char **name, size_t *len)
+{
+	const char *s = *p, *end;
+
+	while (*s == '/')
+		s++;
+	if (!*s)
+		return false;
+	end = strchr(s, '/');
+	*name = s;
+	*len = end ? (size_t)(end - s) : strlen(s);
+	*p = s + *len;
+	return true;
+}
 
 #endif /* XA_DIR_H */

@@ -593,6 +593,7 @@ int xa_show_path(struct xa_show_run *s, const char *path)
 {
 	uint64_t cur = s->ctx->sb.rootino;
 	const char *p = path;
+	size_t len;
 	unsigned k = 0;
 
 	if (path[0] != '/') {
@@ -603,19 +604,11 @@ int xa_show_path(struct xa_show_run *s, const char *path)
 	xa_so_note(&s->o, "the walk starts at the root directory, inode %" PRIu64
 		   " (the superblock's rootino)", cur);
 	xa_so_end(&s->o);
-	while (*p) {
+	for (const char *walk = path; xa_path_next(&walk, &p, &len); ) {
 		struct xa_inode dir;
-		const char *end;
-		size_t len;
 		uint64_t next = 0;
 		int rc;
 
-		while (*p == '/')
-			p++;
-		if (!*p)
-			break;
-		end = strchr(p, '/');
-		len = end ? (size_t)(end - p) : strlen(p);
 		if (len > XFMT_DIR_MAXNAMELEN) {
 			fprintf(s->err, "xfsrecon: a path component is longer than %u bytes\n",
 				XFMT_DIR_MAXNAMELEN);
@@ -640,7 +633,6 @@ int xa_show_path(struct xa_show_run *s, const char *path)
 			return rc;
 		}
 		cur = next;
-		p += len;
 	}
 	xa_so_begin(&s->o, "path", path, 0, 0);
 	xa_so_note(&s->o, "resolved: inode %" PRIu64, cur);
