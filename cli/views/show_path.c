@@ -617,7 +617,8 @@ int xa_show_path(struct xa_show_run *s, const char *path)
 		rc = xa_inode_read(s->ctx, cur, &dir);
 		if (rc) {
 			fprintf(s->err, "xfsrecon: inode %" PRIu64 " cannot be read\n", cur);
-			return rc == XERR_NOMEM ? rc : XERR_USAGE;
+			/* Unreadable on the way is damage (8), as for every path. */
+			return rc == XERR_NOMEM ? rc : XERR_IO;
 		}
 		if ((dir.d.mode & 0170000u) != 0040000u) {
 			fprintf(s->err, "xfsrecon: inode %" PRIu64 ", before '%.*s', is not a "

@@ -48,6 +48,7 @@ expect 8 "cannot be read" "$XFSRECON" ls "$TMPD/fcut.img" "$far"
 expect 8 "cannot be read" "$XFSRECON" stat "$TMPD/fcut.img" "$far/x"
 expect 8 "cannot be read" "$XFSRECON" cat "$TMPD/fcut.img" "$far/x"
 expect 8 "cannot be read" "$XFSRECON" show "$TMPD/fcut.img" dir "$far"
+expect 8 "cannot be read" "$XFSRECON" show "$TMPD/fcut.img" path "$far/x"
 expect 16 "no such entry" "$XFSRECON" cat "$TMPD/fcut.img" /no-such-name
 # An unreadable stretch of a file is named once, as a range, not a block at
 # a time: the image cut one block into /files/medium.bin's only extent.
