@@ -86,7 +86,7 @@ int xa_ctx_use_overlay(struct xa_ctx *ctx, struct ximg_overlay *ov)
 
 	if (ctx->overlay)
 		return XERR_USAGE;
-	rc = ximg_open_overlay(ctx->input, ov, &view);
+	rc = ximg_open_overlay(xa_base_image(ctx), ov, &view);
 	if (!rc)
 		rc = xcache_new(view, cache_bytes, &cache);
 	if (rc) {
@@ -97,6 +97,32 @@ int xa_ctx_use_overlay(struct xa_ctx *ctx, struct ximg_overlay *ov)
 	ctx->cache = cache;
 	ctx->img = view;
 	ctx->overlay = ov;
+	return 0;
+}
+
+int xa_ctx_use_zero_tail(struct xa_ctx *ctx, uint64_t size)
+{
+	struct xcache *cache = NULL;
+	struct ximg *view = NULL;
+	size_t cache_bytes = ctx->opts.cache_bytes ? (size_t)ctx->opts.cache_bytes
+						   : XA_DEFAULT_CACHE_BYTES;
+	int rc;
+
+	/* Before the log pass: an overlay is made over the view, not under it. */
+	if (ctx->tail || ctx->overlay)
+		return XERR_USAGE;
+	rc = ximg_open_zero_tail(ctx->input, size, &view);
+	if (!rc)
+		rc = xcache_new(view, cache_bytes, &cache);
+	if (rc) {
+		ximg_free(&view);
+		return rc;
+	}
+	xcache_free(&ctx->cache);
+	ctx->cache = cache;
+	ctx->img = view;
+	ctx->tail = view;
+	ctx->image_size = size;
 	return 0;
 }
 
@@ -134,8 +160,9 @@ void xa_ctx_release(struct xa_ctx *ctx)
 	ctx->nirecs = ctx->irecs_cap = 0;
 	xa_own_free(&ctx->own);
 	xcache_free(&ctx->cache);
-	if (ctx->img != ctx->input)
+	if (ctx->img != ctx->input && ctx->img != ctx->tail)
 		ximg_free(&ctx->img);
+	ximg_free(&ctx->tail);
 	ximg_free(&ctx->input);
 	ctx->img = NULL;
 	ximg_overlay_free(&ctx->overlay);

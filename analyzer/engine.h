@@ -130,6 +130,12 @@ struct xa_options {
 	void    *progress_arg;
 	bool     no_replay;         /* analyse the on-disk state of a dirty log's
 	                               filesystem, not the replayed one */
+	bool     zero_tail;         /* repair: read a truncated image's missing end
+	                               as zeros (lost, like zeroed sectors) */
+	bool     walk_blank;        /* repair: walk AGs whose header sectors are all
+	                               zero like damaged ones, so they can be
+	                               rebuilt, as long as they are no more than
+	                               the AGs that are not blank */
 };
 
 /* What the log pass found and, for a dirty log, what replay did. */
@@ -149,6 +155,8 @@ struct xa_ctx {
 	                                    the replay overlay over it */
 	struct ximg    *input;           /* the image as given (the evidence) */
 	struct ximg_overlay *overlay;    /* replayed log changes, or NULL */
+	struct ximg    *tail;            /* a truncated input read to the filesystem's
+	                                    end with zeros (opts.zero_tail), or NULL */
 	struct xcache  *cache;
 	uint64_t        image_size;      /* bytes of the (partition) image */
 	bool            have_sha256;
@@ -215,6 +223,21 @@ int xa_ctx_open_img(struct xa_ctx *ctx, struct ximg *img, const struct xa_option
  * takes ownership of ov on success.  Returns 0 or a negative xerr.
  */
 int xa_ctx_use_overlay(struct xa_ctx *ctx, struct ximg_overlay *ov);
+
+/*
+ * Read the filesystem as size bytes from now on, the part past the input's
+ * end as zeros (the superblock pass calls this for opts.zero_tail):
+ * ctx->image_size becomes size; the input itself is unchanged.  Returns 0
+ * or a negative xerr.
+ */
+int xa_ctx_use_zero_tail(struct xa_ctx *ctx, uint64_t size);
+
+/* What the log pass and the replay overlay read: the input, or its
+ * zero-tail view. */
+static inline struct ximg *xa_base_image(const struct xa_ctx *ctx)
+{
+	return ctx->tail ? ctx->tail : ctx->input;
+}
 
 /* The record of in-use inode ino, or NULL. */
 struct xa_irec *xa_irec_find(struct xa_ctx *ctx, uint64_t ino);

@@ -180,6 +180,10 @@ int xr_repair_prepare(const struct xr_prepare_opts *o, struct xa_ctx *ctx, struc
 	int rc, code;
 
 	opts.keep_ownership = true;
+	/* Repair works with what exists: a truncated image's missing end and
+	 * AGs with blank headers are rebuilt like zeroed ones. */
+	opts.zero_tail = true;
+	opts.walk_blank = true;
 	/* Discarding the log means repairing the state on disk. */
 	opts.no_replay = o->zero_log || o->no_replay;
 	if (o->progress) {
@@ -198,9 +202,9 @@ int xr_repair_prepare(const struct xr_prepare_opts *o, struct xa_ctx *ctx, struc
 		code = XC_EXIT_OPERATIONAL;
 		goto fail;
 	}
-	if (rc == 0 && (ctx->truncated || ctx->read_errors)) {
-		fprintf(errs, "xfsrecon: %s: the image is %s; refusing to repair from incomplete "
-			"evidence\n", o->image, ctx->truncated ? "truncated" : "unreadable in places");
+	if (rc == 0 && ctx->read_errors) {
+		fprintf(errs, "xfsrecon: %s: the image is unreadable in places; refusing to repair "
+			"from incomplete evidence\n", o->image);
 		code = XC_EXIT_OPERATIONAL;
 		goto fail;
 	}

@@ -161,7 +161,8 @@ static int write_sparse(struct out *w, const uint8_t *p, size_t len, uint64_t of
 /* Copy through the image reader (any backend). */
 static int copy_read_write(struct out *w)
 {
-	uint64_t size = w->ctx->image_size;
+	/* The input's own bytes; a truncated input's missing end stays a hole. */
+	uint64_t size = w->ctx->input->size;
 
 	for (uint64_t off = 0; off < size; off += COPY_CHUNK) {
 		size_t n = size - off < COPY_CHUNK ? (size_t)(size - off) : COPY_CHUNK;
@@ -185,7 +186,7 @@ static int copy_read_write(struct out *w)
 static int copy_ranges(struct out *w, int in)
 {
 #if defined(__linux__) && defined(SEEK_DATA)
-	uint64_t size = w->ctx->image_size, copied = 0;
+	uint64_t size = w->ctx->input->size, copied = 0;
 	off_t data = 0;
 
 	for (;;) {
@@ -236,7 +237,7 @@ static int copy_input(struct out *w)
 
 	/* Only a whole raw file (not a slice of one, not a device) qualifies. */
 	if (!w->is_blk && in >= 0 && fstat(in, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size == w->ctx->image_size) {
+	    (uint64_t)st.st_size == w->ctx->input->size) {
 		int rc = copy_ranges(w, in);
 
 		if (rc <= 0)
@@ -319,7 +320,7 @@ int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *
 	for (size_t i = 0; i < plan->nchanges; i++)
 		if (plan->changes[i].offset + plan->changes[i].len > w.size)
 			w.size = plan->changes[i].offset + plan->changes[i].len;
-	w.total = ctx->image_size + xr_plan_bytes(plan) + w.size;
+	w.total = ctx->input->size + xr_plan_bytes(plan) + w.size;
 
 	w.buf = malloc(COPY_CHUNK);
 	if (!w.buf)

@@ -315,6 +315,7 @@ void xr_plan_release(struct xr_plan *p)
 	free(p->actions);
 	free(p->changes);
 	free(p->orphans);
+	free(p->losses);
 	idx_free(p);
 	if (p->spill_fd >= 0)
 		close(p->spill_fd);
@@ -479,6 +480,23 @@ int xr_plan_orphan(struct xr_plan *p, struct xr_orphan *o)
 		return XERR_NOMEM;
 	p->orphans[p->norphans++] = *o;
 	memset(o, 0, sizeof(*o));
+	return 0;
+}
+
+int xr_plan_loss(struct xr_plan *p, uint64_t ino, uint32_t flags, uint64_t blocks,
+		 uint64_t first_byte)
+{
+	struct xr_loss *l = p->nlosses ? &p->losses[p->nlosses - 1] : NULL;
+
+	if (l && l->ino == ino && l->flags == flags) {
+		l->blocks += blocks;
+		if (first_byte < l->first_byte)
+			l->first_byte = first_byte;
+		return 0;
+	}
+	if (grow((void **)&p->losses, &p->losses_cap, p->nlosses, sizeof(*p->losses)))
+		return XERR_NOMEM;
+	p->losses[p->nlosses++] = (struct xr_loss){ ino, flags, blocks, first_byte };
 	return 0;
 }
 

@@ -62,6 +62,18 @@ struct xr_orphan {
 	uint64_t descendants;   /* directories: inodes moved with it */
 };
 
+/*
+ * Blocks of a file that the repaired image cannot give back: they lay where
+ * the input holds no bytes (past the end of a truncated image).  The file is
+ * kept with its map; those blocks read as zeros.
+ */
+struct xr_loss {
+	uint64_t ino;
+	uint32_t flags;         /* XA_OWN_ATTR / XA_OWN_BMBT: which fork or block */
+	uint64_t blocks;        /* filesystem blocks lost */
+	uint64_t first_byte;    /* byte address of the first one */
+};
+
 /* What the planner decided for one AG, and on whose word (rule 4). */
 struct xr_ag_note {
 	uint32_t    agno;
@@ -81,6 +93,8 @@ struct xr_plan {
 	size_t            nchanges, changes_cap;
 	struct xr_orphan *orphans;
 	size_t            norphans, orphans_cap;
+	struct xr_loss   *losses;   /* by inode, then fork (see struct xr_loss) */
+	size_t            nlosses, losses_cap;
 	bool              sorted;   /* changes sorted by offset (xr_plan_finish) */
 	uint64_t          bytes;    /* bytes the changes hold */
 	uint64_t          max_bytes; /* bound of a stored plan's payload (0 = the
@@ -118,6 +132,11 @@ void xr_plan_release(struct xr_plan *p);
  */
 int xr_plan_action(struct xr_plan *p, const char *kind, uint32_t agno, uint64_t ino,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Count blocks lost to the file ino (fork flags): added to the entry of the
+ * same inode and fork when it is the last one.  0 or XERR_NOMEM. */
+int xr_plan_loss(struct xr_plan *p, uint64_t ino, uint32_t flags, uint64_t blocks,
+		 uint64_t first_byte);
 
 /* The action answers finding index fi of ctx->findings; 0 or XERR_NOMEM. */
 int xr_plan_answer(struct xr_plan *p, int action, size_t fi);

@@ -856,6 +856,8 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 	}
 	rc = note_ags(&rp);
 	if (!rc)
+		rc = rp_plan_missing_tail(&rp);
+	if (!rc)
 		rc = plan_superblocks(&rp);
 	if (!rc)
 		rc = plan_log(&rp, log_cycle);

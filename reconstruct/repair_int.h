@@ -129,6 +129,11 @@ int rp_plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int action);
  * orphans linked into lost+found, link counts (repair_names.c). */
 int rp_plan_names(struct xr_rp *rp);
 
+/* A truncated input (repair_tail.c): the files whose blocks lay in the
+ * missing end are listed as losses, the truncation finding answered.  0 or
+ * XERR_NOMEM. */
+int rp_plan_missing_tail(struct xr_rp *rp);
+
 /*
  * Allocate up to want contiguous blocks (a multiple of unit) for owner (file offset, XA_OWN_*
  * flags), in AG agno_hint when it has room, else in another AG whose owned

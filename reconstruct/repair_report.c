@@ -18,6 +18,7 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "analyzer/check/ownrec.h"
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
@@ -46,7 +47,7 @@ void xr_report_input(struct xa_xw *x, const struct xa_ctx *ctx)
 
 	xa_xw_start(x, "input");
 	xa_xw_attr_bytes(x, "path", path, strlen(path));
-	xa_xw_attr_u64(x, "size", ctx->image_size);
+	xa_xw_attr_u64(x, "size", ctx->input->size);
 	if (ctx->have_sha256)
 		xa_xw_attr_sha256(x, "sha256", ctx->sha256);
 	if (ctx->input && ctx->input->ops && ctx->input->ops->kind)
@@ -197,6 +198,27 @@ void xr_report_orphans(struct xa_xw *x, const struct xr_plan *plan)
 	xa_xw_end(x);
 }
 
+void xr_report_losses(struct xa_xw *x, const struct xr_plan *plan)
+{
+	if (!plan->nlosses)
+		return;
+	xa_xw_start(x, "losses");
+	xa_xw_attr_u64(x, "count", plan->nlosses);
+	for (size_t i = 0; i < plan->nlosses && !x->failed; i++) {
+		const struct xr_loss *l = &plan->losses[i];
+
+		xa_xw_start(x, "loss");
+		xa_xw_attr_u64(x, "ino", l->ino);
+		xa_xw_attr(x, "fork", (l->flags & XA_OWN_BMBT) ? "bmbt"
+				      : (l->flags & XA_OWN_ATTR) ? "attr" : "data");
+		xa_xw_attr_u64(x, "blocks", l->blocks);
+		xa_xw_attr_u64(x, "first-byte", l->first_byte);
+		xa_xw_attr(x, "why", "missing-tail");
+		xa_xw_end(x);
+	}
+	xa_xw_end(x);
+}
+
 void xr_report_ags(struct xa_xw *x, const struct xr_plan *plan)
 {
 	xa_xw_start(x, "ags");
@@ -265,6 +287,7 @@ int xr_repair_report_write(const struct xa_ctx *ctx, const struct xr_plan *plan,
 	xr_report_actions(&x, plan);
 	write_changes(&x, plan);
 	xr_report_orphans(&x, plan);
+	xr_report_losses(&x, plan);
 	write_after(&x, ri);
 	xa_xw_end(&x);
 	if (!x.failed)

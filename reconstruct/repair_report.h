@@ -51,4 +51,8 @@ void xr_report_findings(struct xa_xw *x, const struct xa_findings *f, const char
 void xr_report_actions(struct xa_xw *x, const struct xr_plan *plan);
 void xr_report_orphans(struct xa_xw *x, const struct xr_plan *plan);
 
+/* <losses>: files whose blocks the output cannot give back (absent when
+ * there are none). */
+void xr_report_losses(struct xa_xw *x, const struct xr_plan *plan);
+
 #endif /* XR_REPAIR_REPORT_H */

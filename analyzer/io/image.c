@@ -159,6 +159,56 @@ int ximg_open_slice(struct ximg *parent, uint64_t off, uint64_t len,
 	return 0;
 }
 
+/* ---- zero tail: a truncated image read as if its missing end were zeros ---- */
+
+struct tail_priv {
+	struct ximg *inner;
+};
+
+static int tail_pread(struct ximg *img, void *buf, size_t len, uint64_t off)
+{
+	struct tail_priv *t = img->priv;
+	uint64_t have = t->inner->size;
+	size_t head = off < have ? (size_t)(have - off < len ? have - off : len) : 0;
+	int rc = 0;
+
+	if (head)
+		rc = ximg_pread(t->inner, buf, head, off);
+	if (rc == XERR_IO || rc == XERR_FORMAT)
+		snprintf(img->errmsg, sizeof(img->errmsg), "%s", t->inner->errmsg);
+	if (rc == 0)
+		memset((uint8_t *)buf + head, 0, len - head);
+	return rc;
+}
+
+static void tail_release(struct ximg *img)
+{
+	free(img->priv);
+}
+
+static const struct ximg_ops tail_ops = { "zero-tail", tail_pread, tail_release };
+
+int ximg_open_zero_tail(struct ximg *inner, uint64_t size, struct ximg **out)
+{
+	struct tail_priv *t;
+	struct ximg *img;
+
+	if (size < inner->size)
+		return XERR_RANGE;
+	t = calloc(1, sizeof(*t));
+	if (!t)
+		return XERR_NOMEM;
+	img = ximg_alloc(&tail_ops, size, inner->name);
+	if (!img) {
+		free(t);
+		return XERR_NOMEM;
+	}
+	t->inner = inner;
+	img->priv = t;
+	*out = img;
+	return 0;
+}
+
 /* ---- ximg_open: backend and partition selection ---- */
 
 #define ZSTD_FRAME_MAGIC     0xFD2FB528u

@@ -64,6 +64,13 @@ int ximg_open_slice(struct ximg *parent, uint64_t off, uint64_t len,
 		    struct ximg **out);
 
 /*
+ * inner read as an image of size bytes, the bytes past inner's end reading as
+ * zeros: what repair sees of a truncated image (the missing tail is treated
+ * as lost, like zeroed sectors).  inner is borrowed and must outlive the view.
+ */
+int ximg_open_zero_tail(struct ximg *inner, uint64_t size, struct ximg **out);
+
+/*
  * The read-only descriptor of a raw file or block device image (the output
  * writer copies a raw input with copy_file_range), or -1 for every other
  * backend, a partition slice included.  The image keeps owning it.

@@ -178,7 +178,7 @@ static bool range_ok(struct rp *rp, uint64_t daddr, uint32_t bbs)
 
 static int buf_read(struct rp *rp, uint64_t daddr, uint32_t bbs)
 {
-	return ximg_overlay_read(rp->ov, rp->ctx->input, daddr * BB, rp->buf, (size_t)bbs * BB);
+	return ximg_overlay_read(rp->ov, xa_base_image(rp->ctx), daddr * BB, rp->buf, (size_t)bbs * BB);
 }
 
 static int buf_write(struct rp *rp, uint64_t daddr, uint32_t bbs)
@@ -505,8 +505,8 @@ int xa_log_replay(struct xa_ctx *ctx, const struct xa_log_pos *pos, const struct
 	rp.st = st;
 	rp.max_bytes = replay_max();
 	rp.fs_bytes = ctx->geom.dblocks << ctx->geom.blocklog;
-	if (rp.fs_bytes > ctx->input->size)
-		rp.fs_bytes = ctx->input->size & ~(uint64_t)(BB - 1);
+	if (rp.fs_bytes > xa_base_image(ctx)->size)
+		rp.fs_bytes = xa_base_image(ctx)->size & ~(uint64_t)(BB - 1);
 
 	rc = run_pass(&rp, 1, b, walk);
 	if (rc == XERR_NOMEM && rp.too_big) {

@@ -37,7 +37,7 @@ static int read_blocks(struct xa_ctx *ctx, const struct xa_log_pos *pos, uint32_
 	while (n) {
 		uint32_t run = pos->nbb - bb < n ? pos->nbb - bb : n;
 		uint64_t off = pos->start + (uint64_t)bb * BB;
-		int rc = ximg_pread(ctx->input, buf, (size_t)run * BB, off);
+		int rc = ximg_pread(xa_base_image(ctx), buf, (size_t)run * BB, off);
 
 		if (rc) {
 			struct xa_loc loc = { XPROB_HAS_BYTE, 0, 0, 0, off, "log" };
@@ -66,7 +66,7 @@ int xa_log_locate(const struct xa_ctx *ctx, struct xa_log_pos *pos)
 		return 1;
 	pos->start = xfmt_geom_fsb_byte(g, g->logstart);
 	nbb = ((uint64_t)g->logblocks << g->blocklog) / BB;
-	if (nbb < 2 || nbb > UINT32_MAX || pos->start + nbb * BB > ctx->input->size)
+	if (nbb < 2 || nbb > UINT32_MAX || pos->start + nbb * BB > xa_base_image(ctx)->size)
 		return 1;
 	pos->nbb = (uint32_t)nbb;
 	return 0;

@@ -150,7 +150,7 @@ static void write_input(struct xa_xw *x, const struct xa_ctx *ctx)
 	xa_xw_start(x, "input");
 	/* A path is bytes the user gave us; it need not be UTF-8. */
 	xa_xw_attr_bytes(x, "path", path, strlen(path));
-	xa_xw_attr_u64(x, "size", ctx->image_size);
+	xa_xw_attr_u64(x, "size", ctx->input->size);
 	if (ctx->have_sha256) {
 		char hex[65];
 

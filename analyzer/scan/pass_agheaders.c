@@ -178,14 +178,51 @@ static void report_blank_run(struct xa_ctx *ctx, uint32_t first, uint32_t end)
 			  XPROB_HAS_OBSERVED);
 }
 
+bool xa_walk_blank_ok(const struct xa_ctx *ctx, uint32_t nblank, uint32_t nreal)
+{
+	uint64_t agblocks = ctx->geom.agblocks;
+
+	if (!ctx->opts.walk_blank)
+		return false;
+	return (uint64_t)nblank * agblocks <= 8 * (uint64_t)nreal * agblocks + (1ull << 22);
+}
+
+/*
+ * Repair walks blank AGs like damaged ones (opts.walk_blank, within the
+ * bound of xa_walk_blank_ok), so a whole AG zeroed can be rebuilt; otherwise
+ * they stay blank and cost nothing.  Returns 1 to walk them, 0, or a
+ * negative xerr.
+ */
+static int walk_blank_ags(struct xa_ctx *ctx, uint8_t *hdrs)
+{
+	uint32_t blank = 0;
+
+	if (!ctx->opts.walk_blank)
+		return 0;
+	for (uint32_t agno = 1; agno < ctx->nags; agno++) {
+		int rc = xa_ag_blank(ctx, agno, hdrs);
+
+		if (rc < 0)
+			return rc;
+		blank += (uint32_t)rc;
+	}
+	return xa_walk_blank_ok(ctx, blank, ctx->nags - blank);
+}
+
 int xa_pass_ag_headers(struct xa_ctx *ctx)
 {
 	uint8_t *hdrs = malloc(4u * ctx->geom.sectsize);
 	uint32_t blank_from = 0;
 	bool in_run = false;
+	int walk;
 
 	if (!hdrs)
 		return XERR_NOMEM;
+	walk = walk_blank_ags(ctx, hdrs);
+	if (walk < 0) {
+		free(hdrs);
+		return walk;
+	}
 
 	for (uint32_t agno = 0; agno < ctx->nags; agno++) {
 		struct xa_ag *ag = &ctx->ags[agno];
@@ -196,7 +233,7 @@ int xa_pass_ag_headers(struct xa_ctx *ctx)
 			ctx->opts.progress(ctx->opts.progress_arg, "ag-headers", agno, ctx->nags);
 		/* AG 0 holds the superblock the geometry came from (or the
 		 * voted one's is checked as usual). */
-		if (agno > 0) {
+		if (agno > 0 && !walk) {
 			rc = xa_ag_blank(ctx, agno, hdrs);
 			if (rc < 0) {
 				free(hdrs);

@@ -205,6 +205,10 @@ static int ags_alloc(struct xa_ctx *ctx)
 			break;
 	}
 	free(hdrs);
+	/* Repair rebuilds blank AGs at the end (zeroed, or the missing end of
+	 * a truncated image read as zeros) within a bound. */
+	if (xa_walk_blank_ok(ctx, ctx->ags_in_image - n, n))
+		n = ctx->ags_in_image;
 	ctx->nags = n;
 	ctx->ags = calloc(ctx->nags, sizeof(*ctx->ags));
 	if (!ctx->ags)
@@ -308,6 +312,13 @@ int xa_pass_superblocks(struct xa_ctx *ctx)
 			ctx->truncated = true;
 			xa_report(ctx, &loc, XP_imageTruncated, NULL, need, ctx->image_size,
 				  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+			/* Repair works with what exists: the missing end reads as
+			 * zeros, so its AGs are walked and rebuilt like zeroed ones. */
+			if (ctx->opts.zero_tail) {
+				rc = xa_ctx_use_zero_tail(ctx, need);
+				if (rc)
+					return rc;
+			}
 		}
 	}
 	if (ctx->input && ctx->input->clipped)

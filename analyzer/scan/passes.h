@@ -32,4 +32,13 @@ int xa_pass_namespace(struct xa_ctx *ctx);    /* scan/pass_namespace.c */
  */
 int xa_ag_blank(struct xa_ctx *ctx, uint32_t agno, uint8_t *buf);
 
+/*
+ * Whether repair (opts.walk_blank) walks nblank blank AGs beside nreal ones:
+ * a zeroed AG or the missing end of a truncated image is rebuilt, but a
+ * geometry claiming far more AGs than were ever written must still cost
+ * nothing.  The bound is on blocks: eight times those of the real AGs, plus
+ * 2^22 (16 GiB of 4 KiB blocks, a few MiB of claim maps).
+ */
+bool xa_walk_blank_ok(const struct xa_ctx *ctx, uint32_t nblank, uint32_t nreal);
+
 #endif /* XA_PASSES_H */

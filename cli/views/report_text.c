@@ -170,7 +170,7 @@ void xa_report_text_info(FILE *out, const struct xa_ctx *ctx)
 	char uuid[40], feats[512];
 
 	fprintf(out, "image:      %s (%s, %" PRIu64 " bytes)\n", ctx->image_path,
-		ctx->input ? ctx->input->ops->kind : "?", ctx->image_size);
+		ctx->input ? ctx->input->ops->kind : "?", ctx->input ? ctx->input->size : ctx->image_size);
 	if (ctx->geom_source == XA_GEOM_NONE) {
 		fprintf(out, "filesystem: no usable XFS superblock\n");
 		return;
