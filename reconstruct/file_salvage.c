@@ -6,9 +6,11 @@
  * The rmapbt names every data extent of a file with its file offset and
  * unwritten state, so the data fork can be written anew as an extent list.
  * When the old core still decodes (a damaged fork, not a destroyed core) its
- * mode, owner, times and size stay; otherwise a fresh core gets mode 0644
- * and a size that covers the last mapped block (the exact byte length died
- * with the core; the report says which files were brought back).  The
+ * mode, owner, times and size stay; otherwise a fresh core gets the fixed
+ * values of struct xr_revived (mode 0644, owner 0:0, times the epoch: never
+ * another inode's) and the size the last mapped block gives (read back, its
+ * trailing zeros dropped: the exact length died with the core).  The report
+ * lists every such file with what was recovered and what synthesized.  The
  * attr fork is not rebuilt: its map is as damaged as the rest.  A file with
  * more extents than the inode holds as a list gets a new bmbt
  * (fork_write.c); its old bmbt blocks are held, not reused.  A file that
@@ -162,6 +164,35 @@ static size_t fork_extents(const struct fext *v, size_t n, struct xfmt_bmbt_rec 
 	return k;
 }
 
+/*
+ * The byte length the data gives when the core that knew it is gone: the
+ * last mapped block read back without its trailing zeros (a file's end
+ * rarely falls on a block boundary), or the end of the last mapping when
+ * that is unwritten or unreadable.
+ */
+static uint64_t size_evidence(struct xr_rp *rp, const struct fext *last, const char **from)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	uint64_t end = last->off + last->len;
+	uint8_t *blk;
+
+	*from = "last-mapped-block";
+	if (last->unwritten || !(blk = malloc(g->blocksize)))
+		return end << g->blocklog;
+	if (ximg_pread(rp->ctx->img, blk, g->blocksize,
+		       xfmt_geom_fsb_byte(g, last->fsb + last->len - 1)) == 0) {
+		size_t k = g->blocksize;
+
+		while (k && blk[k - 1] == 0)
+			k--;
+		*from = "last-nonzero-byte";
+		free(blk);
+		return ((end - 1) << g->blocklog) + k;
+	}
+	free(blk);
+	return end << g->blocklog;
+}
+
 static int revive(struct xr_rp *rp, uint64_t ino)
 {
 	struct xa_ctx *ctx = rp->ctx;
@@ -170,11 +201,11 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 	struct fext *v = NULL;
 	struct xfmt_bmbt_rec *recs = NULL;
 	struct xfmt_dinode d;
-	struct xa_inode tmpl;
+	struct xr_revived rv;
 	struct xr_fork f;
 	size_t n = 0, nrec, core = g->v5 ? XFMT_DINODE_V3_CORE : XFMT_DINODE_V2_CORE;
-	uint64_t blocks = 0, end = 0;
-	bool shared, have_core, have_tmpl = false;
+	uint64_t blocks = 0;
+	bool shared, have_core, had_attrs = false;
 	uint8_t *buf = malloc(g->inodesize);
 	uint32_t agno = xfmt_geom_ino_agno(g, ino);
 	uint64_t byte = xfmt_geom_ino_byte(g, ino);
@@ -194,8 +225,6 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 	nrec = fork_extents(v, n, recs);
 	for (size_t i = 0; i < n; i++) {
 		blocks += v[i].len;
-		if (v[i].off + v[i].len > end)
-			end = v[i].off + v[i].len;
 		/* no owner of them is known before this file is back: keep the
 		 * allocator (a new bmbt below) off them */
 		rp_space_hold(rp, v[i].agno, v[i].agbno, v[i].len);
@@ -205,22 +234,39 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 		    xfmt_dinode_decode(buf, g->inodesize, g, &d) == 0 &&
 		    d.magic == XFS_DINODE_MAGIC && (d.mode & XFMT_S_IFMT) == XFMT_S_IFREG &&
 		    r && (r->mode & XFMT_S_IFMT) == XFMT_S_IFREG;
-	if (!have_core) {
-		if (xa_inode_read(ctx, ctx->sb.rootino, &tmpl) != 0)
+	memset(&rv, 0, sizeof(rv));
+	rv.ino = ino;
+	rv.mode = XFMT_S_IFREG | 0644;
+	rv.source = "rmapbt";
+	rv.lost = "";
+	if (have_core) {
+		rv.mode = d.mode;
+		rv.recovered = "mode uid gid times size extents";
+		rv.synthesized = "";
+		rv.size = d.size;
+		rv.size_from = "old-core";
+		had_attrs = d.forkoff != 0;
+	} else {
+		/* A fresh core with the fixed values (owner 0:0, times the
+		 * epoch), one name until the namespace phase counts them. */
+		xfmt_dinode_new_encode(buf, g, ino, XFMT_S_IFREG | 0644, 1, 0, rp->env.lsn);
+		if (xfmt_dinode_decode(buf, g->inodesize, g, &d) != 0)
 			goto out;
-		have_tmpl = true;
-		memcpy(buf, tmpl.raw, g->inodesize);
-		buf[2] = (uint8_t)((XFMT_S_IFREG | 0644) >> 8);
-		buf[3] = (uint8_t)(XFMT_S_IFREG | 0644);
-		/* bytes covering the last mapped block: the true length is lost */
-		xfmt_dinode_put_size(buf, end << g->blocklog);
-		/* one name until the namespace phase counts them */
-		xfmt_dinode_put_nlink(buf, 1);
-		d = tmpl.d;
+		rv.recovered = "extents";
+		rv.synthesized = "mode uid gid times size nlink";
+		rv.lost = "xattrs";
+		rv.size = size_evidence(rp, &v[n - 1], &rv.size_from);
+		xfmt_dinode_put_size(buf, rv.size);
 	}
 	/* A size the kernel cannot hold (bit 63) died with the core too. */
-	if (have_core && (d.size >> 63))
-		xfmt_dinode_put_size(buf, end << g->blocklog);
+	if (have_core && (d.size >> 63)) {
+		rv.size = size_evidence(rp, &v[n - 1], &rv.size_from);
+		rv.recovered = "mode uid gid times extents";
+		rv.synthesized = "size";
+		xfmt_dinode_put_size(buf, rv.size);
+	}
+	if (had_attrs)
+		rv.lost = "xattrs";
 	memset(buf + core, 0, g->inodesize - core);
 	buf[82] = 0;                               /* no attr fork */
 	buf[83] = XFS_DINODE_FMT_EXTENTS;
@@ -260,7 +306,8 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 				"file %" PRIu64 " brought back from the reverse map: %zu extents, "
 				"%" PRIu64 " blocks%s%s", ino, nrec, blocks,
 				f.nblocks ? ", mapped by a new bmbt" : "",
-				have_core ? "" : " (fresh core: mode 0644, size rounded up to blocks)");
+				have_core ? "" : " (fresh core: mode 0644, owner 0:0, times the epoch, "
+				"size from its last block)");
 	if (action < 0) {
 		rc = action;
 		goto out;
@@ -272,6 +319,8 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 		rc = rp_write_inode(rp, action, ino, buf);
 	if (!rc && xa_u64set_add(&rp->new_inodes, ino) < 0)
 		rc = XERR_NOMEM;
+	if (!rc)
+		rc = xr_plan_revived(rp->plan, &rv);
 	if (!rc && !r)
 		rc = rp_irec_insert(ctx, ino, XFMT_S_IFREG | 0644);
 	for (size_t i = 0; !rc && i < n; i++) {
@@ -285,8 +334,6 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 	if (!rc)
 		rp_need_rebuild(rp, agno);
 out:
-	if (have_tmpl)
-		xa_inode_release(&tmpl);
 	xr_fork_release(&f);
 	free(recs);
 	free(v);

@@ -316,6 +316,7 @@ void xr_plan_release(struct xr_plan *p)
 	free(p->changes);
 	free(p->orphans);
 	free(p->losses);
+	free(p->revived);
 	idx_free(p);
 	if (p->spill_fd >= 0)
 		close(p->spill_fd);
@@ -480,6 +481,14 @@ int xr_plan_orphan(struct xr_plan *p, struct xr_orphan *o)
 		return XERR_NOMEM;
 	p->orphans[p->norphans++] = *o;
 	memset(o, 0, sizeof(*o));
+	return 0;
+}
+
+int xr_plan_revived(struct xr_plan *p, const struct xr_revived *r)
+{
+	if (grow((void **)&p->revived, &p->revived_cap, p->nrevived, sizeof(*p->revived)))
+		return XERR_NOMEM;
+	p->revived[p->nrevived++] = *r;
 	return 0;
 }
 

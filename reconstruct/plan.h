@@ -74,6 +74,25 @@ struct xr_loss {
 	uint64_t first_byte;    /* byte address of the first one */
 };
 
+/*
+ * An inode the repair brought back with a new core (revive-file,
+ * revive-directory): which of its fields come from evidence and which were
+ * made up, so that nothing synthesized passes for evidence.  Synthesized
+ * values are fixed and documented (README, "Revived inodes"): owner 0:0, all
+ * times the Unix epoch, mode 0644 for a file; never a copy of another
+ * inode's.  The strings are static, space-separated field names.
+ */
+struct xr_revived {
+	uint64_t    ino;
+	uint16_t    mode;
+	const char *source;       /* where its contents came from */
+	const char *recovered;    /* fields taken from the old core or the source */
+	const char *synthesized;  /* fields given the fixed values ("" none) */
+	const char *lost;         /* what could not be brought back ("" nothing) */
+	uint64_t    size;
+	const char *size_from;    /* the evidence the size rests on */
+};
+
 /* What the planner decided for one AG, and on whose word (rule 4). */
 struct xr_ag_note {
 	uint32_t    agno;
@@ -95,6 +114,8 @@ struct xr_plan {
 	size_t            norphans, orphans_cap;
 	struct xr_loss   *losses;   /* by inode, then fork (see struct xr_loss) */
 	size_t            nlosses, losses_cap;
+	struct xr_revived *revived; /* in the order they were planned */
+	size_t            nrevived, revived_cap;
 	bool              sorted;   /* changes sorted by offset (xr_plan_finish) */
 	uint64_t          bytes;    /* bytes the changes hold */
 	uint64_t          max_bytes; /* bound of a stored plan's payload (0 = the
@@ -137,6 +158,9 @@ int xr_plan_action(struct xr_plan *p, const char *kind, uint32_t agno, uint64_t 
  * same inode and fork when it is the last one.  0 or XERR_NOMEM. */
 int xr_plan_loss(struct xr_plan *p, uint64_t ino, uint32_t flags, uint64_t blocks,
 		 uint64_t first_byte);
+
+/* Note an inode brought back (copied).  0 or XERR_NOMEM. */
+int xr_plan_revived(struct xr_plan *p, const struct xr_revived *r);
 
 /* The action answers finding index fi of ctx->findings; 0 or XERR_NOMEM. */
 int xr_plan_answer(struct xr_plan *p, int action, size_t fi);

@@ -583,7 +583,17 @@ static int recreate_root(struct xr_rp *rp)
 				"inodes recreated after it" : "");
 	if (action < 0)
 		return action;
-	rc = rp_plan_dir_core(rp, root, 0755, action);
+	rc = rp_plan_dir_core(rp, root, 0755, action, false, NULL);
+	if (!rc) {
+		/* nothing of the old root is left: every field is made up */
+		struct xr_revived rv = {
+			.ino = root, .mode = XFMT_S_IFDIR | 0755, .source = "none",
+			.recovered = "", .synthesized = "mode uid gid times",
+			.lost = "entries xattrs",
+		};
+
+		rc = xr_plan_revived(rp->plan, &rv);
+	}
 	if (!rc)
 		rc = rp_irec_insert(ctx, root, XFMT_S_IFDIR | 0755);
 	if (!rc && want_rt) {

@@ -121,9 +121,15 @@ int rp_revive_files(struct xr_rp *rp);
  */
 int rp_plan_crosslinks(struct xr_rp *rp);
 
-/* Plan a new, empty directory core for ino (permissions perm) under action,
- * marked new and its AG due for a rebuild (repair_names.c). */
-int rp_plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int action);
+/*
+ * Plan a directory core for ino with an empty data fork under action, marked
+ * new and its AG due for a rebuild (repair_names.c).  With keep_old, the old
+ * core's mode, owner and times stay where it still decodes as a directory
+ * (*kept is then true); otherwise the core is fresh, with the fixed values
+ * of struct xr_revived: owner 0:0, times the epoch, permissions perm.
+ */
+int rp_plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int action, bool keep_old,
+		     bool *kept);
 
 /* The namespace phase: directories rewritten from what they still name,
  * orphans linked into lost+found, link counts (repair_names.c). */

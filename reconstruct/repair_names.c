@@ -21,8 +21,10 @@
 
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/io/image.h"
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
+#include "formats/dinode.h"
 #include "formats/dinode_enc.h"
 #include "formats/dir2.h"
 #include "formats/dir2_build.h"
@@ -541,47 +543,43 @@ static uint64_t free_inode(struct ns *ns)
  * nothing.  The namespace phase writes its entries later (rp_dir_write
  * reads this core back through the plan).
  */
-int rp_plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int action)
+int rp_plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int action, bool keep_old,
+		     bool *kept)
 {
 	struct xa_ctx *ctx = rp->ctx;
 	const struct xfmt_geom *g = &ctx->geom;
 	uint16_t mode = (uint16_t)(XFMT_S_IFDIR | (perm & 07777));
-	struct xa_inode rootip;
-	uint8_t *buf;
+	uint8_t *buf = malloc(g->inodesize);
 	uint32_t agno = xfmt_geom_ino_agno(g, ino);
+	struct xfmt_dinode d;
 	int rc;
 
-	rc = xa_inode_read(ctx, ctx->sb.rootino, &rootip);
-	if (rc == XERR_NOMEM)
-		return rc;
-	if (rc || !is_dir(rootip.d.mode)) {
-		if (!rc)
-			xa_inode_release(&rootip);
-		buf = malloc(g->inodesize);
-		if (!buf)
-			return XERR_NOMEM;
+	if (kept)
+		*kept = false;
+	if (!buf)
+		return XERR_NOMEM;
+	if (keep_old && ximg_pread(ctx->img, buf, g->inodesize, xfmt_geom_ino_byte(g, ino)) == 0 &&
+	    xfmt_dinode_decode(buf, g->inodesize, g, &d) == 0 && d.magic == XFS_DINODE_MAGIC &&
+	    is_dir(d.mode) && d.dfork_off < g->inodesize) {
+		/* the old core's mode, owner and times; forks emptied */
+		memset(buf + d.dfork_off, 0, g->inodesize - d.dfork_off);
+		buf[82] = 0;   /* no attr fork */
+		buf[83] = XFS_DINODE_FMT_EXTENTS;
+		xfmt_dinode_put_anextents(buf, &d, 0);
+		xfmt_dinode_put_next_unlinked(buf, 0xFFFFFFFFu);
+		xfmt_dinode_put_format(buf, XFS_DINODE_FMT_LOCAL);
+		xfmt_dinode_put_size(buf, 0);
+		xfmt_dinode_put_nblocks(buf, 0);
+		xfmt_dinode_put_nextents(buf, &d, 0);
+		xfmt_dinode_put_nlink(buf, 2);
+		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
+		if (kept)
+			*kept = true;
+	} else {
 		xfmt_dinode_new_encode(buf, g, ino, mode, 2, 0, rp->env.lsn);
-		rc = rp_write_inode(rp, action, ino, buf);
-		free(buf);
-		goto done;
 	}
-	buf = rootip.raw;
-	buf[2] = (uint8_t)(mode >> 8);
-	buf[3] = (uint8_t)mode;
-	memset(buf + rootip.d.dfork_off, 0, g->inodesize - rootip.d.dfork_off);
-	buf[82] = 0;   /* no attr fork */
-	buf[83] = XFS_DINODE_FMT_EXTENTS;
-	xfmt_dinode_put_anextents(buf, &rootip.d, 0);
-	xfmt_dinode_put_next_unlinked(buf, 0xFFFFFFFFu);
-	xfmt_dinode_put_format(buf, XFS_DINODE_FMT_LOCAL);
-	xfmt_dinode_put_size(buf, 0);
-	xfmt_dinode_put_nblocks(buf, 0);
-	xfmt_dinode_put_nextents(buf, &rootip.d, 0);
-	xfmt_dinode_put_nlink(buf, 2);
-	xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 	rc = rp_write_inode(rp, action, ino, buf);
-	xa_inode_release(&rootip);
-done:
+	free(buf);
 	if (!rc && xa_u64set_add(&rp->new_inodes, ino) < 0)
 		rc = XERR_NOMEM;
 	if (!rc)
@@ -601,7 +599,7 @@ static int make_lost_found(struct ns *ns, size_t root, int action)
 
 	if (!ino)
 		return XERR_UNSUPPORTED;
-	rc = rp_plan_dir_core(ns->rp, ino, 0700, action);
+	rc = rp_plan_dir_core(ns->rp, ino, 0700, action, false, NULL);
 	if (rc)
 		return rc;
 	/* its entry in the root goes at the end of the entry pool: the root's
@@ -1038,6 +1036,7 @@ static int revive_dirs(struct xr_rp *rp)
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct xa_irec *r = xa_irec_find(ctx, cand[i]);
 		uint64_t dotdot;
+		bool kept;
 		int action;
 
 		if (r && !is_dir(r->mode))
@@ -1058,10 +1057,21 @@ static int revive_dirs(struct xr_rp *rp)
 			rc = action;
 			break;
 		}
-		rc = rp_plan_dir_core(rp, cand[i], r ? r->mode : 0755, action);
+		rc = rp_plan_dir_core(rp, cand[i], r ? r->mode : 0755, action, true, &kept);
 		if (rc == XERR_UNSUPPORTED) {
 			rc = 0;  /* no core could be made: its children become orphans */
 			continue;
+		}
+		if (!rc) {
+			struct xr_revived rv = {
+				.ino = cand[i], .mode = (uint16_t)(XFMT_S_IFDIR | (r ? r->mode & 07777 : 0755)),
+				.source = "directory-blocks",
+				.recovered = kept ? "mode uid gid times entries" : "entries",
+				.synthesized = kept ? "" : "mode uid gid times",
+				.lost = "xattrs",
+			};
+
+			rc = xr_plan_revived(rp->plan, &rv);
 		}
 		if (!rc)
 			rc = rp_answer_entries(rp, action, cand[i]);

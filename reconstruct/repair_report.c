@@ -198,6 +198,31 @@ void xr_report_orphans(struct xa_xw *x, const struct xr_plan *plan)
 	xa_xw_end(x);
 }
 
+void xr_report_revived(struct xa_xw *x, const struct xr_plan *plan)
+{
+	if (!plan->nrevived)
+		return;
+	xa_xw_start(x, "revived");
+	xa_xw_attr_u64(x, "count", plan->nrevived);
+	for (size_t i = 0; i < plan->nrevived && !x->failed; i++) {
+		const struct xr_revived *r = &plan->revived[i];
+
+		xa_xw_start(x, "inode");
+		xa_xw_attr_u64(x, "ino", r->ino);
+		xa_xw_attr(x, "type", type_name(r->mode));
+		xa_xw_attr(x, "source", r->source);
+		xa_xw_attr(x, "recovered", r->recovered);
+		xa_xw_attr(x, "synthesized", r->synthesized);
+		xa_xw_attr(x, "lost", r->lost);
+		if (r->size_from) {
+			xa_xw_attr_u64(x, "size", r->size);
+			xa_xw_attr(x, "size-from", r->size_from);
+		}
+		xa_xw_end(x);
+	}
+	xa_xw_end(x);
+}
+
 void xr_report_losses(struct xa_xw *x, const struct xr_plan *plan)
 {
 	if (!plan->nlosses)
@@ -287,6 +312,7 @@ int xr_repair_report_write(const struct xa_ctx *ctx, const struct xr_plan *plan,
 	xr_report_actions(&x, plan);
 	write_changes(&x, plan);
 	xr_report_orphans(&x, plan);
+	xr_report_revived(&x, plan);
 	xr_report_losses(&x, plan);
 	write_after(&x, ri);
 	xa_xw_end(&x);
