@@ -49,6 +49,13 @@ int xa_target_resolve(struct xa_ctx *ctx, const char *target, uint64_t *ino, FIL
 }
 
 /* Resolve target and read its inode, saying on err what went wrong. */
+/* A CRC value as xfs_db prints it: its stored little-endian bytes read as
+ * a big-endian number. */
+static uint32_t crc_as_xfs_db(uint32_t v)
+{
+	return (v >> 24) | ((v >> 8) & 0xFF00u) | ((v << 8) & 0xFF0000u) | (v << 24);
+}
+
 static int open_target(struct xa_ctx *ctx, const char *target, uint64_t *ino,
 		       struct xa_inode *ip, FILE *err)
 {
@@ -166,9 +173,11 @@ int xa_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 		ip.d.version, ip.d.forkoff, ip.d.extsize, ip.d.cowextsize);
 	fprintf(out, "unlinked next %" PRIu32 "%s\n", ip.d.next_unlinked,
 		ip.d.next_unlinked == XFS_NULLAGINO ? " (none)" : "");
+	/* The CRC as xfs_db and `show inode` print it: its four bytes read as
+	 * a big-endian number (the value is stored little-endian). */
 	if (ip.d.version >= 3)
 		fprintf(out, "v3       changecount %" PRIu64 ", lsn 0x%" PRIx64 ", crc 0x%08" PRIx32 "\n",
-			ip.d.changecount, ip.d.lsn, ip.d.crc);
+			ip.d.changecount, ip.d.lsn, crc_as_xfs_db(ip.d.crc));
 	if (ip.d.dmevmask || ip.d.dmstate)
 		fprintf(out, "dmapi    evmask 0x%" PRIx32 ", state %u\n", ip.d.dmevmask, ip.d.dmstate);
 

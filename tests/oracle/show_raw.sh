@@ -5,7 +5,8 @@
 # The bytes are judged against the image itself (dd and od): the hexdump of
 # /files/medium.bin's first block, in text and in JSON, must be exactly the
 # image's bytes there, and the command exits 0 (a data block used to be a
-# usage error); `--as raw` of an inode block must dump the inode magic "IN".
+# usage error); `--as raw` of an inode block must dump the inode magic "IN";
+# `stat` and `show inode` print an inode's CRC as xfs_db does.
 . "$top_srcdir/tests/lib.sh"
 
 need_tool zstd
@@ -37,4 +38,11 @@ root=$(${XFS_DB:-xfs_db} -r -c 'sb 0' -c 'print rootino' "$img" | sed -n 's/^roo
 ipb=$(${XFS_DB:-xfs_db} -r -c 'sb 0' -c 'print inopblog' "$img" | sed -n 's/^inopblog = //p')
 "$XFSRECON" show "$img" block "0/$((root >> ipb))" --as raw > "$TMPD/ino" || fail "--as raw of the inode block exits $?"
 head -n 4 "$TMPD/ino" | grep -q '^#   +0x0000: 49 4e ' || fail "--as raw of the root's inode block does not start with IN"
+# The inode CRC as xfs_db prints it, in `stat` and in `show inode` alike.
+ino=$("$XFSRECON" ls -l "$img" /files | awk '$NF == "medium.bin" { print $1 }')
+dbcrc=$(${XFS_DB:-xfs_db} -r -c "inode $ino" -c 'print v3.crc' "$img" | sed -n 's/^v3.crc = \(0x[0-9a-f]*\).*/\1/p')
+stcrc=$("$XFSRECON" stat "$img" /files/medium.bin | sed -n 's/.*, crc \(0x[0-9a-f]*\)$/\1/p')
+shcrc=$("$XFSRECON" show "$img" inode "$ino" | sed -n 's/^v3.crc = \(0x[0-9a-f]*\).*/\1/p')
+[ -n "$dbcrc" ] && [ "$stcrc" = "$dbcrc" ] && [ "$shcrc" = "$dbcrc" ] ||
+	fail "inode CRC: xfs_db $dbcrc, stat $stcrc, show inode $shcrc"
 echo "show block: data block $ag/$agbno dumped exactly (text and JSON); --as raw on an inode block"
