@@ -552,6 +552,14 @@ static int new_rt_inode(struct xr_rp *rp, uint64_t ino, uint16_t flags, int acti
  * after it, when the filesystem has no realtime section to describe.  The
  * other slots of that chunk become free inodes.
  */
+/* Counts a salvaged directory entry (rp_dir_salvage's callback). */
+static int count_entry(void *arg, const struct xfmt_dirent *de)
+{
+	(void)de;
+	(*(uint64_t *)arg)++;
+	return 0;
+}
+
 static int recreate_root(struct xr_rp *rp)
 {
 	struct xa_ctx *ctx = rp->ctx;
@@ -585,14 +593,23 @@ static int recreate_root(struct xr_rp *rp)
 		return action;
 	rc = rp_plan_dir_core(rp, root, 0755, action, false, NULL);
 	if (!rc) {
-		/* nothing of the old root is left: every field is made up */
+		/* Nothing of the old core is left: its fields are made up.  Its
+		 * entries come back where its blocks still hold them (the name
+		 * phase salvages them as for any directory whose core is gone). */
+		uint64_t entries = 0, dotdot;
 		struct xr_revived rv = {
 			.ino = root, .mode = XFMT_S_IFDIR | 0755, .source = "none",
 			.recovered = "", .synthesized = "mode uid gid times",
 			.lost = "entries xattrs",
 		};
 
-		rc = xr_plan_revived(rp->plan, &rv);
+		rc = rp_dir_salvage(rp, root, count_entry, &entries, &dotdot);
+		if (rc > 0 && entries) {
+			rv.source = "directory-blocks";
+			rv.recovered = "entries";
+			rv.lost = "xattrs";
+		}
+		rc = rc < 0 ? rc : xr_plan_revived(rp->plan, &rv);
 	}
 	if (!rc)
 		rc = rp_irec_insert(ctx, root, XFMT_S_IFDIR | 0755);
