@@ -27,12 +27,21 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
+#include "analyzer/log/log_stale.h"
 #include "formats/dinode.h"
+#include "formats/log_item.h"
 #include "formats/dir2.h"
 #include "formats/endian.h"
 #include "analyzer/model/dir.h"
 #include "analyzer/model/u64set.h"
 #include "reconstruct/repair_int.h"
+
+static int cmp_stale(const void *x, const void *y)
+{
+	const struct xa_stale_inode *a = x, *b = y;
+
+	return (a->ino > b->ino) - (a->ino < b->ino);
+}
 
 /* Not a directory block / not a short-form directory (never an xerr). */
 #define NOT_DIR (-1000)
@@ -153,12 +162,21 @@ static int cmp_dblk(const void *x, const void *y)
 	return a->agbno < b->agbno ? -1 : a->agbno > b->agbno;
 }
 
+/* Whether AG a's directory blocks can only be found by their headers: v5
+ * without an rmapbt, or an rmapbt that could not be walked there. */
+static bool owner_scan_ag(const struct xa_ctx *ctx, uint32_t a)
+{
+	return ctx->geom.v5 &&
+	       (!xfmt_geom_has_rmapbt(&ctx->geom) || !ctx->ags[a].bt[XA_BT_RMAP].walked);
+}
+
 /*
- * v5 without an rmapbt: every directory data block carries its owner.  One
- * pass over the blocks nothing owns (a directory whose inode was lost has
- * no owner in the forward map) notes each data or block-form header; the
- * result is sorted by owner for look-ups.  Bounded by the AGs' size; only
- * run when some directory needs it.
+ * v5 where no rmapbt names a lost directory's blocks (none, or the AG's is
+ * unreadable): every directory data block carries its owner.  One pass over
+ * the blocks nothing owns in those AGs (a directory whose inode was lost
+ * has no owner in the forward map) notes each data or block-form header;
+ * the result is sorted by owner for look-ups.  Bounded by the AGs' size;
+ * only run when some directory needs it.
  */
 static int build_dscan(struct xr_rp *rp)
 {
@@ -173,7 +191,7 @@ static int build_dscan(struct xr_rp *rp)
 		const struct xa_bitmap *own = rp_space_owned(rp, a);
 		uint32_t len = xfmt_geom_ag_length(g, a);
 
-		if (!own)
+		if (!own || !owner_scan_ag(ctx, a))
 			continue;
 		for (uint32_t b = 0; b + fsbpd <= len; b++) {
 			struct xfmt_dir2_data_hdr h;
@@ -219,8 +237,11 @@ static int from_owner(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg
 	size_t lo = 0, hi;
 	uint8_t *blk;
 	int found = 0, rc;
+	bool any = false;
 
-	if (!g->v5 || xfmt_geom_has_rmapbt(g))
+	for (uint32_t a = 0; a < rp->ctx->nags && !any; a++)
+		any = owner_scan_ag(rp->ctx, a);
+	if (!any)
 		return 0;
 	if (!rp->dscan_built) {
 		rc = build_dscan(rp);
@@ -261,23 +282,20 @@ static int from_owner(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg
 	return found;
 }
 
-/* From the literal area, as a short-form directory; the count of entries,
- * NOT_DIR when it does not parse cleanly, or a negative xerr from fn. */
-static int from_literal(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
-			uint64_t *dotdot)
+/* The literal area of raw (an inode's bytes) as a short-form directory;
+ * the count of entries, NOT_DIR when it does not parse cleanly, or a
+ * negative xerr from fn. */
+static int literal_entries(struct xr_rp *rp, const uint8_t *raw, xa_dirent_fn fn, void *arg,
+			   uint64_t *dotdot)
 {
 	const struct xfmt_geom *g = &rp->ctx->geom;
 	size_t core = g->v5 ? XFMT_DINODE_V3_CORE : XFMT_DINODE_V2_CORE;
 	size_t size = g->inodesize - core, pos = 0;
 	struct xfmt_dir2_sf_hdr h;
 	struct xfmt_dirent de;
-	uint8_t *raw = malloc(g->inodesize);
 	int n = 0, rc = NOT_DIR;
 
-	if (!raw)
-		return XERR_NOMEM;
-	if (ximg_pread(rp->ctx->img, raw, g->inodesize, xfmt_geom_ino_byte(g, ino)) != 0 ||
-	    xfmt_dir2_sf_hdr_decode(raw + core, size, &h) != 0 || h.count == 0 ||
+	if (xfmt_dir2_sf_hdr_decode(raw + core, size, &h) != 0 || h.count == 0 ||
 	    !xfmt_dir2_ino_ok(g, h.parent))
 		goto out;
 	/* First a dry pass: everything must parse before anything is taken. */
@@ -303,8 +321,90 @@ static int from_literal(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *a
 	*dotdot = h.parent;
 	rc = n;
 out:
+	return rc;
+}
+
+/* From the inode's own literal area (a damaged core field leaves it). */
+static int from_literal(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
+			uint64_t *dotdot)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	uint8_t *raw = malloc(g->inodesize);
+	int rc = NOT_DIR;
+
+	if (!raw)
+		return XERR_NOMEM;
+	if (ximg_pread(rp->ctx->img, raw, g->inodesize, xfmt_geom_ino_byte(g, ino)) == 0)
+		rc = literal_entries(rp, raw, fn, arg, dotdot);
 	free(raw);
 	return rc;
+}
+
+/*
+ * The inodes whose entries may be asked for and found nowhere on disk: the
+ * ones the plan clears, the ones whose core reads free while the inode
+ * btree says allocated, and the root.  One sweep of the log finds the last
+ * logged state of each (log_stale.h).
+ */
+static int stale_build(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	size_t n = 0, k = 0;
+	int rc;
+
+	rp->stale_built = true;
+	rp->stale = calloc(rp->cleared.used + ctx->findings.count + 1, sizeof(*rp->stale));
+	if (!rp->stale)
+		return XERR_NOMEM;
+	for (size_t i = 0; i < rp->cleared.cap; i++)
+		if (rp->cleared.slots[i])
+			rp->stale[n++].ino = rp->cleared.slots[i] - 1;
+	for (size_t i = 0; i < ctx->findings.count; i++)
+		if (ctx->findings.items[i].p.code == XP_inoUsedButFree &&
+		    (ctx->findings.items[i].p.has & XPROB_HAS_INO))
+			rp->stale[n++].ino = ctx->findings.items[i].p.ino;
+	rp->stale[n++].ino = ctx->sb.rootino;
+	qsort(rp->stale, n, sizeof(*rp->stale), cmp_stale);
+	for (size_t i = 0; i < n; i++)
+		if (!k || rp->stale[k - 1].ino != rp->stale[i].ino)
+			rp->stale[k++] = rp->stale[i];
+	rp->nstale = k;
+	rc = xa_log_stale_inodes(ctx, rp->stale, rp->nstale);
+	return rc;
+}
+
+const struct xa_stale_inode *rp_stale_inode(struct xr_rp *rp, uint64_t ino)
+{
+	size_t lo = 0, hi;
+
+	if (!rp->stale_built && stale_build(rp) != 0)
+		return NULL;
+	hi = rp->nstale;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rp->stale[mid].ino == ino)
+			return rp->stale[mid].dip ? &rp->stale[mid] : NULL;
+		if (rp->stale[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* From the last copy the log holds of a short-form directory's fork. */
+static int from_log(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg, uint64_t *dotdot)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	const struct xa_stale_inode *si = rp_stale_inode(rp, ino);
+	struct xfmt_dinode d;
+
+	if (!si || !(si->fields & XFS_ILOG_DDATA) ||
+	    xfmt_dinode_decode(si->dip, g->inodesize, g, &d) != 0 ||
+	    (d.mode & XFMT_S_IFMT) != XFMT_S_IFDIR || d.format != XFS_DINODE_FMT_LOCAL)
+		return NOT_DIR;
+	return literal_entries(rp, si->dip, fn, arg, dotdot);
 }
 
 int rp_dir_salvage(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg, uint64_t *dotdot)
@@ -312,13 +412,24 @@ int rp_dir_salvage(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg, u
 	int rc;
 
 	*dotdot = 0;
+	rp->salvage_lsn = 0;
+	rp->salvage_source = "directory-blocks";
 	rc = from_rmap(rp, ino, fn, arg, dotdot);
 	if (rc != 0)
 		return rc < 0 ? rc : 1;
 	rc = from_owner(rp, ino, fn, arg, dotdot);
 	if (rc != 0)
 		return rc < 0 ? rc : 1;
+	rp->salvage_source = "literal-area";
 	rc = from_literal(rp, ino, fn, arg, dotdot);
+	if (rc == NOT_DIR) {
+		const struct xa_stale_inode *si;
+
+		rc = from_log(rp, ino, fn, arg, dotdot);
+		rp->salvage_source = "log";
+		if (rc != NOT_DIR && (si = rp_stale_inode(rp, ino)))
+			rp->salvage_lsn = si->lsn;
+	}
 	if (rc == NOT_DIR)
 		return 0;
 	return rc < 0 ? rc : 1;

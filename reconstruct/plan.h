@@ -91,6 +91,7 @@ struct xr_revived {
 	const char *lost;         /* what could not be brought back ("" nothing) */
 	uint64_t    size;
 	const char *size_from;    /* the evidence the size rests on */
+	uint64_t    lsn;          /* source "log": the LSN of the copy used */
 };
 
 /* What the planner decided for one AG, and on whose word (rule 4). */

@@ -26,6 +26,7 @@
 #include "analyzer/check/ownership.h"
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/log/log_stale.h"
 #include "formats/btrec.h"
 #include "formats/crc32c.h"
 #include "formats/dinode_enc.h"
@@ -605,7 +606,8 @@ static int recreate_root(struct xr_rp *rp)
 
 		rc = rp_dir_salvage(rp, root, count_entry, &entries, &dotdot);
 		if (rc > 0 && entries) {
-			rv.source = "directory-blocks";
+			rv.source = rp->salvage_source;
+			rv.lsn = rp->salvage_lsn;
 			rv.recovered = "entries";
 			rv.lost = "xattrs";
 		}
@@ -911,6 +913,9 @@ out:
 	xa_u64set_release(&rp.dir_rewritten);
 	xa_u64set_release(&rp.new_inodes);
 	free(rp.dscan);
+	if (rp.stale)
+		xa_stale_inodes_release(rp.stale, rp.nstale);
+	free(rp.stale);
 	if (rp.ags)
 		rp_space_release(&rp);
 	free(rp.ags);

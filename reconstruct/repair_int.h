@@ -61,6 +61,16 @@ struct xr_rp {
 	bool                          dscan_built;
 	struct rp_dblk               *dscan;
 	size_t                        ndscan;
+	/* the last logged state of inodes whose entries may be found nowhere
+	 * on disk (dir_salvage.c builds it once, on the first need) */
+	bool                          stale_built;
+	struct xa_stale_inode        *stale;
+	size_t                        nstale;
+	/* where the last rp_dir_salvage that found a directory found it
+	 * (static: "directory-blocks", "literal-area", "log"), and for the
+	 * log the LSN of the copy */
+	const char                   *salvage_source;
+	uint64_t                      salvage_lsn;
 };
 
 struct rp_dblk {
@@ -183,12 +193,18 @@ void rp_space_release(struct xr_rp *rp);
 /*
  * Entries of directory ino whose inode core is destroyed, from the data
  * blocks the rmapbt says it owned, or else from its literal area read as a
- * short-form directory (dir_salvage.c).  fn (may be NULL) gets each entry
+ * short-form directory, or else from the last copy of that area the log
+ * holds (dir_salvage.c).  fn (may be NULL) gets each entry
  * ("." and ".." excluded); *dotdot the ".." found (0 = none).  Returns 1
  * when the directory was found, 0 when nothing describes it, or a negative
  * xerr (fn's included).
  */
 struct xfmt_dirent;
+/* The last logged state of inode ino when the log holds one (dir_salvage.c),
+ * else NULL. */
+struct xa_stale_inode;
+const struct xa_stale_inode *rp_stale_inode(struct xr_rp *rp, uint64_t ino);
+
 int rp_dir_salvage(struct xr_rp *rp, uint64_t ino, int (*fn)(void *arg, const struct xfmt_dirent *de),
 		   void *arg, uint64_t *dotdot);
 

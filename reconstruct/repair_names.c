@@ -72,6 +72,33 @@ struct ns {
 	size_t         norphans, orphans_cap;
 };
 
+/* Free what the namespace pass built; ns can be filled again. */
+static void ns_release(struct ns *ns)
+{
+	free(ns->dirs);
+	free(ns->ents);
+	free(ns->names);
+	free(ns->dir_of);
+	free(ns->parent);
+	free(ns->links);
+	free(ns->reached);
+	free(ns->via);
+	free(ns->orphans);
+	ns->dirs = NULL;
+	ns->ents = NULL;
+	ns->names = NULL;
+	ns->dir_of = NULL;
+	ns->parent = NULL;
+	ns->via = NULL;
+	ns->orphans = NULL;
+	ns->links = NULL;
+	ns->reached = NULL;
+	ns->ndirs = ns->dirs_cap = ns->nents = ns->ents_cap = 0;
+	ns->nnames = ns->names_cap = ns->norphans = ns->orphans_cap = 0;
+	ns->lf = NONE;
+	ns->cur = 0;
+}
+
 static int grow(void **arr, size_t *cap, size_t need, size_t sz)
 {
 	size_t ncap;
@@ -1008,6 +1035,78 @@ static int plan_writes(struct ns *ns)
 	return 0;
 }
 
+/* ino is a valid inode number inside an inode chunk its AG knows (not in a
+ * sparse hole). */
+static bool in_known_chunk(const struct xa_ctx *ctx, uint64_t ino)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t agno, agino;
+
+	if (!xfmt_geom_ino_valid(g, ino))
+		return false;
+	agno = xfmt_geom_ino_agno(g, ino);
+	agino = xfmt_geom_ino_agino(g, ino);
+	if (agno >= ctx->nags)
+		return false;
+	for (size_t i = 0; i < ctx->ags[agno].nchunks; i++) {
+		const struct xa_ichunk *c = &ctx->ags[agno].chunks[i];
+
+		if (agino >= c->startino && agino < c->startino + 64)
+			return !((c->holemask >> ((agino - c->startino) / 4)) & 1);
+	}
+	return false;
+}
+
+/*
+ * Bring directory ino back with a new core when its entries still exist
+ * (dir_salvage.c: its blocks, its literal area or the log); r is its
+ * record when the check saw it in use.  *done says whether it was.
+ */
+static int revive_one(struct xr_rp *rp, uint64_t ino, const struct xa_irec *r, bool *done)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	uint16_t perm = r ? (uint16_t)(r->mode & 07777) : 0755;
+	uint64_t dotdot;
+	bool kept;
+	int action, rc;
+
+	*done = false;
+	if (ino == ctx->sb.rootino || is_metadata_inode(ctx, ino) ||
+	    xa_u64set_has(&rp->new_inodes, ino))
+		return 0;
+	rc = rp_dir_salvage(rp, ino, NULL, NULL, &dotdot);
+	if (rc <= 0)
+		return rc;
+	action = xr_plan_action(rp->plan, "revive-directory", xfmt_geom_ino_agno(&ctx->geom, ino),
+				ino, "directory %" PRIu64 " given a new core: its entries survive in "
+				"%s", ino, !strcmp(rp->salvage_source, "log") ? "the log" :
+				!strcmp(rp->salvage_source, "literal-area") ? "its literal area" :
+				"its blocks");
+	if (action < 0)
+		return action;
+	rc = rp_plan_dir_core(rp, ino, perm, action, true, &kept);
+	if (rc == XERR_UNSUPPORTED)
+		return 0;  /* no core could be made: its children become orphans */
+	if (!rc) {
+		struct xr_revived rv = {
+			.ino = ino, .mode = (uint16_t)(XFMT_S_IFDIR | perm),
+			.source = rp->salvage_source,
+			.recovered = kept ? "mode uid gid times entries" : "entries",
+			.synthesized = kept ? "" : "mode uid gid times",
+			.lost = "xattrs",
+			.lsn = rp->salvage_lsn,
+		};
+
+		rc = xr_plan_revived(rp->plan, &rv);
+	}
+	if (!rc)
+		rc = rp_answer_entries(rp, action, ino);
+	if (!rc && !r)
+		rc = rp_irec_insert(ctx, ino, XFMT_S_IFDIR | 0755);
+	*done = !rc;
+	return rc;
+}
+
 /*
  * Cleared inodes that were directories and whose entries still exist
  * (dir_salvage.c) come back as directories with a fresh core, so their
@@ -1035,50 +1134,43 @@ static int revive_dirs(struct xr_rp *rp)
 			cand[n++] = ctx->findings.items[i].p.ino;
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct xa_irec *r = xa_irec_find(ctx, cand[i]);
-		uint64_t dotdot;
-		bool kept;
-		int action;
+		bool done;
 
 		if (r && !is_dir(r->mode))
 			continue;
 		/* a core gone: only an inode the inode btree calls allocated */
 		if (!r && !rp_inobt_says_used(ctx, cand[i]))
 			continue;
-		if (cand[i] == ctx->sb.rootino || is_metadata_inode(ctx, cand[i]))
-			continue;
-		rc = rp_dir_salvage(rp, cand[i], NULL, NULL, &dotdot);
-		if (rc <= 0)
-			continue;
-		rc = 0;
-		action = xr_plan_action(rp->plan, "revive-directory", xfmt_geom_ino_agno(&ctx->geom,
-					cand[i]), cand[i], "directory %" PRIu64 " given a new core: its "
-					"entries survive in its blocks", cand[i]);
-		if (action < 0) {
-			rc = action;
-			break;
-		}
-		rc = rp_plan_dir_core(rp, cand[i], r ? r->mode : 0755, action, true, &kept);
-		if (rc == XERR_UNSUPPORTED) {
-			rc = 0;  /* no core could be made: its children become orphans */
-			continue;
-		}
-		if (!rc) {
-			struct xr_revived rv = {
-				.ino = cand[i], .mode = (uint16_t)(XFMT_S_IFDIR | (r ? r->mode & 07777 : 0755)),
-				.source = "directory-blocks",
-				.recovered = kept ? "mode uid gid times entries" : "entries",
-				.synthesized = kept ? "" : "mode uid gid times",
-				.lost = "xattrs",
-			};
-
-			rc = xr_plan_revived(rp->plan, &rv);
-		}
-		if (!rc)
-			rc = rp_answer_entries(rp, action, cand[i]);
-		if (!rc && !r)
-			rc = rp_irec_insert(ctx, cand[i], XFMT_S_IFDIR | 0755);
+		rc = revive_one(rp, cand[i], r, &done);
 	}
 	free(cand);
+	return rc;
+}
+
+/*
+ * Entries the filter dropped because they name no allocated inode, where
+ * the entry says directory: a directory whose core went with its inode
+ * btree (a zeroed chunk).  Each comes back when its own blocks say they are
+ * its (the v5 header's owner, the rmapbt, the log) and its chunk is known;
+ * *revived counts them (the namespace must then be read again).
+ */
+static int revive_named(struct ns *ns, size_t *revived)
+{
+	const struct xfmt_geom *g = &ns->ctx->geom;
+	int rc = 0;
+
+	*revived = 0;
+	for (size_t k = 0; k < ns->nents && !rc; k++) {
+		const struct ns_ent *e = &ns->ents[k];
+		bool done;
+
+		if (e->keep || !xfmt_dir2_ino_ok(g, e->ino) || live(ns, e->ino) != NONE ||
+		    (xfmt_geom_has_ftype(g) && e->ftype != XFS_DIR3_FT_DIR) ||
+		    !in_known_chunk(ns->ctx, e->ino))
+			continue;
+		rc = revive_one(ns->rp, e->ino, NULL, &done);
+		*revived += done;
+	}
 	return rc;
 }
 
@@ -1099,6 +1191,7 @@ int rp_plan_names(struct xr_rp *rp)
 	struct xa_ctx *ctx = rp->ctx;
 	struct ns ns;
 	size_t root_irec, root;
+	bool retried = false;
 	int rc;
 
 	memset(&ns, 0, sizeof(ns));
@@ -1125,6 +1218,7 @@ int rp_plan_names(struct xr_rp *rp)
 	if (!rp->cleared.used && !rp->new_inodes.used && !rp->root_fixed &&
 	    !namespace_findings(ctx))
 		return 0;
+again:
 	root_irec = live(&ns, ctx->sb.rootino);
 	if (root_irec == NONE || !is_dir(ctx->irecs[root_irec].mode))
 		return 0;  /* no root to hang a tree on: findings stay unanswered */
@@ -1142,6 +1236,18 @@ int rp_plan_names(struct xr_rp *rp)
 	rc = collect_dirs(&ns);
 	if (!rc)
 		rc = filter_entries(&ns);
+	if (!rc && !retried) {
+		size_t revived;
+
+		/* Once: directories revived here change the inode records the
+		 * arrays above are indexed by, so the namespace is read again. */
+		retried = true;
+		rc = revive_named(&ns, &revived);
+		if (!rc && revived) {
+			ns_release(&ns);
+			goto again;
+		}
+	}
 	if (rc)
 		goto out;
 	root = ns.dir_of[root_irec];
@@ -1180,14 +1286,6 @@ int rp_plan_names(struct xr_rp *rp)
 	count_links(&ns);
 	rc = plan_writes(&ns);
 out:
-	free(ns.dirs);
-	free(ns.ents);
-	free(ns.names);
-	free(ns.dir_of);
-	free(ns.parent);
-	free(ns.links);
-	free(ns.reached);
-	free(ns.via);
-	free(ns.orphans);
+	ns_release(&ns);
 	return rc;
 }

@@ -211,6 +211,8 @@ void xr_report_revived(struct xa_xw *x, const struct xr_plan *plan)
 		xa_xw_attr_u64(x, "ino", r->ino);
 		xa_xw_attr(x, "type", type_name(r->mode));
 		xa_xw_attr(x, "source", r->source);
+		if (r->lsn)
+			xa_xw_attr_u64(x, "lsn", r->lsn);
 		xa_xw_attr(x, "recovered", r->recovered);
 		xa_xw_attr(x, "synthesized", r->synthesized);
 		xa_xw_attr(x, "lost", r->lost);

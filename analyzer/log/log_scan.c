@@ -276,6 +276,89 @@ static void walk_stop(struct xa_log_walk *w, const struct xa_log_pos *pos,
 	w->lost_blocks = lost;
 }
 
+/* Read n blocks from log block bb on, wrapping; a failed read is only
+ * reported to the caller (the sweep looks at what the check already read). */
+static int read_quiet(struct xa_ctx *ctx, const struct xa_log_pos *pos, uint32_t bb, uint32_t n,
+		      uint8_t *buf)
+{
+	while (n) {
+		uint32_t run = pos->nbb - bb < n ? pos->nbb - bb : n;
+		int rc = ximg_pread(xa_base_image(ctx), buf, (size_t)run * BB,
+				    pos->start + (uint64_t)bb * BB);
+
+		if (rc)
+			return rc;
+		buf += (size_t)run * BB;
+		n -= run;
+		bb = (bb + run) % pos->nbb;
+	}
+	return 0;
+}
+
+int xa_log_sweep(struct xa_ctx *ctx, const struct xa_log_pos *pos, uint32_t from, xa_log_rec_fn fn,
+		 void *arg)
+{
+	size_t cap = (size_t)(XLOG_MAX_RECORD_BYTES / XLOG_HEADER_CYCLE_SIZE) * BB + XLOG_MAX_RECORD_BYTES;
+	uint8_t *rec = malloc(cap), *chunk = malloc((size_t)CYCLE_CHUNK * BB);
+	uint64_t done = 0;
+	int rc = 0;
+
+	if (!rec || !chunk) {
+		free(rec);
+		free(chunk);
+		return XERR_NOMEM;
+	}
+	if (from >= pos->nbb)
+		from = 0;
+	while (done < pos->nbb) {
+		uint32_t at = (uint32_t)((from + done) % pos->nbb), run = CYCLE_CHUNK, k;
+
+		if (run > pos->nbb - done)
+			run = (uint32_t)(pos->nbb - done);
+		if (read_quiet(ctx, pos, at, run, chunk) != 0) {
+			done += run;
+			continue;
+		}
+		/* The first block of the chunk that starts a record. */
+		for (k = 0; k < run; k++)
+			if (xfmt_get_be32(chunk + (size_t)k * BB) == XLOG_HEADER_MAGIC)
+				break;
+		done += k;
+		if (k == run)
+			continue;
+		at = (uint32_t)((from + done) % pos->nbb);
+		{
+			struct xfmt_log_rec r;
+			uint64_t total;
+			uint32_t crc;
+			const char *why = NULL;
+			int frc;
+
+			xfmt_log_rec_decode(chunk + (size_t)k * BB, BB, &r);
+			total = xfmt_log_rec_total_blocks(&r);
+			if (xfmt_log_rec_check(&r) != XLOG_REC_OK ||
+			    memcmp(r.fs_uuid, ctx->sb.uuid, 16) != 0 || total == 0 ||
+			    total > pos->nbb - done || (size_t)total * BB > cap ||
+			    read_quiet(ctx, pos, at, (uint32_t)total, rec) != 0 ||
+			    ((r.crc != 0 || ctx->geom.v5) &&
+			     (xfmt_log_rec_crc(rec, (size_t)total * BB, &crc) != 0 || crc != r.crc)) ||
+			    xfmt_log_rec_restore(rec, (size_t)total * BB) != 0) {
+				done++;
+				continue;
+			}
+			frc = fn(arg, &r, rec + (size_t)xfmt_log_rec_hdr_blocks(&r) * BB, at, &why);
+			if (frc < 0) {
+				rc = frc;
+				break;
+			}
+			done += total;
+		}
+	}
+	free(rec);
+	free(chunk);
+	return rc;
+}
+
 int xa_log_walk(struct xa_ctx *ctx, const struct xa_log_pos *pos, const struct xa_log_bounds *b,
 		xa_log_rec_fn fn, void *arg, struct xa_log_walk *w)
 {

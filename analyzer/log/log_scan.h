@@ -98,4 +98,18 @@ typedef int (*xa_log_rec_fn)(void *arg, const struct xfmt_log_rec *r, const uint
 int xa_log_walk(struct xa_ctx *ctx, const struct xa_log_pos *pos, const struct xa_log_bounds *b,
 		xa_log_rec_fn fn, void *arg, struct xa_log_walk *w);
 
+/*
+ * Every good record of the whole log region, live or not, in the order the
+ * log wrote them: from block `from` (the head: what follows it is the
+ * oldest) round to it again.  A record counts when its header checks, it
+ * names this filesystem, it fits before `from` comes round, and (v5) its
+ * CRC matches; anything else is skipped a block at a time, so records the
+ * head has overwritten in part cost nothing but their own blocks.  fn as
+ * for the walk; a positive return only skips that record.  Reads that fail
+ * are skipped too, without findings (the check already reported them).
+ * Returns 0, or fn's or the memory's negative xerr.
+ */
+int xa_log_sweep(struct xa_ctx *ctx, const struct xa_log_pos *pos, uint32_t from, xa_log_rec_fn fn,
+		 void *arg);
+
 #endif /* XA_LOG_SCAN_H */
