@@ -521,24 +521,24 @@ for image in $images; do
 	[ -f "$out/base/$image.img" ] || { echo "region-sweep.sh: no image $image" >&2; exit 2; }
 	prepare "$image"
 done
-dis=""
+chosen=""
 for d in $DISASTERS; do
-	[ -n "$want" ] || { dis="$dis $d"; continue; }
+	[ -n "$want" ] || { chosen="$chosen $d"; continue; }
 	for p in $want; do
 		# shellcheck disable=SC2254
-		case $d in $p) dis="$dis $d"; break ;; esac
+		case $d in $p) chosen="$chosen $d"; break ;; esac
 	done
 done
-[ -n "$dis" ] || { echo "region-sweep.sh: no disaster matches $want" >&2; exit 2; }
+[ -n "$chosen" ] || { echo "region-sweep.sh: no disaster matches $want" >&2; exit 2; }
 
 # Scratch copies (three per case) live in /dev/shm when it is writable.
 scratch=$out/scratch
 [ -d /dev/shm ] && [ -w /dev/shm ] && scratch=$(mktemp -d /dev/shm/xfz-region.XXXXXX)
 mkdir -p "$scratch"
 trap 'umount "$out/mnt" 2> /dev/null; for m in "$scratch"/*/mnt; do umount "$m" 2> /dev/null; done; [ "$scratch" = "$out/scratch" ] || rm -rf "$scratch"' EXIT
-echo "region sweep: images: $images; disasters:$dis (program $XFSRECON, seed $seed), results in $out"
+echo "region sweep: images: $images; disasters:$chosen (program $XFSRECON, seed $seed), results in $out"
 for image in $images; do
-	for d in $dis; do
+	for d in $chosen; do
 		run_case "$image" "$d"
 	done
 done
