@@ -78,6 +78,8 @@
 #
 # Environment: XFSRECON (default: an ASan+UBSan build, see sweep-lib.sh),
 # XFS_DB, XFS_REPAIR.
+# The g_ variables (the geometry) are set by eval of geometry's output.
+# shellcheck disable=SC2154
 set -u
 LC_ALL=C
 export LC_ALL
@@ -269,6 +271,8 @@ d_dir_chunk() {
 			if (best == "") best = rk
 			print best, n[best]
 		}' "$b.body")
+	# AG, first AG inode, directories: three words
+	# shellcheck disable=SC2086
 	set -- "$1" $_pick
 	_ipb=$((1 << g_inopblog))
 	_first=$(($3 / _ipb))
@@ -335,6 +339,7 @@ judge() {
 		timeout "$tlimit" "$XFSRECON" check --no-hash "$2" > "$w/$1.ck" 2> "$w/$1.ck.err"
 		_c=$?
 		timeout "$tlimit" "$XFSRECON" bodyfile "$2" 2> /dev/null | entries > "$w/$1.body"
+		# shellcheck disable=SC2046
 		set -- "$1" "$2" $(counts "$b.body" "$w/$1.body")
 		_a=$3 _r=$4 _t=$5
 		set -- "$1" "$2"
@@ -439,6 +444,8 @@ run_case() {
 		fi
 	} > "$out/cases/$key.txt" 2>&1
 	[ -n "$why" ] || why=-
+	# (echo unquoted: the reasons on one line, runs of blanks squeezed)
+	# shellcheck disable=SC2086
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 		"$key" "$image" "$dis" "$result" "$(echo $why | tr '\t' ' ')" "$xr_in" "$rep" \
 		"$ours_xrn" "$ours_ck" "$ours_mnt" "$ours_at" "$ours_reach" "$ours_below" \
