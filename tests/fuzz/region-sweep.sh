@@ -485,11 +485,9 @@ summarize() {
 		}
 		printf "\n%d pass, %d fail, %d skipped, %d not made\n", nres["pass"], nres["fail"], nres["skip"], nres["error"]
 	}' "$out/matrix.tsv" > "$out/table.txt"
-	{
-		echo
-		echo "failures:"
-		awk -F '\t' 'NR > 1 && ($4 == "fail" || $4 == "error") { printf "  %s: %s\n", $1, $5 }' "$out/matrix.tsv"
-	} >> "$out/table.txt"
+	awk -F '\t' 'NR > 1 && ($4 == "fail" || $4 == "error") {
+		if (!n++) print "\nfailures:"
+		printf "  %s: %s\n", $1, $5 }' "$out/matrix.tsv" >> "$out/table.txt"
 	cat "$out/table.txt"
 }
 
