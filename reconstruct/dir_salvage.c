@@ -353,7 +353,8 @@ static int stale_build(struct xr_rp *rp)
 	int rc;
 
 	rp->stale_built = true;
-	rp->stale = calloc(rp->cleared.used + ctx->findings.count + 1, sizeof(*rp->stale));
+	rp->stale = calloc(rp->cleared.used + ctx->findings.count + rp->dead.used + 1,
+			   sizeof(*rp->stale));
 	if (!rp->stale)
 		return XERR_NOMEM;
 	for (size_t i = 0; i < rp->cleared.cap; i++)
@@ -363,6 +364,9 @@ static int stale_build(struct xr_rp *rp)
 		if (ctx->findings.items[i].p.code == XP_inoUsedButFree &&
 		    (ctx->findings.items[i].p.has & XPROB_HAS_INO))
 			rp->stale[n++].ino = ctx->findings.items[i].p.ino;
+	for (size_t i = 0; i < rp->dead.cap; i++)
+		if (rp->dead.slots[i])
+			rp->stale[n++].ino = rp->dead.slots[i] - 1;
 	rp->stale[n++].ino = ctx->sb.rootino;
 	qsort(rp->stale, n, sizeof(*rp->stale), cmp_stale);
 	for (size_t i = 0; i < n; i++)
@@ -373,11 +377,16 @@ static int stale_build(struct xr_rp *rp)
 	return rc;
 }
 
+int rp_stale_prepare(struct xr_rp *rp)
+{
+	return rp->stale_built ? 0 : stale_build(rp);
+}
+
 const struct xa_stale_inode *rp_stale_inode(struct xr_rp *rp, uint64_t ino)
 {
 	size_t lo = 0, hi;
 
-	if (!rp->stale_built && stale_build(rp) != 0)
+	if (rp_stale_prepare(rp) != 0)
 		return NULL;
 	hi = rp->nstale;
 	while (lo < hi) {

@@ -473,6 +473,8 @@ static int reinit_dead_slots(struct xr_rp *rp, const struct xa_ichunk *c, int ac
 			continue;
 		xfmt_dinode_free_encode(buf, g, ino, 0, rp->env.lsn);
 		rc = rp_write_inode(rp, action, ino, buf);
+		if (!rc && xa_u64set_add(&rp->dead, ino) < 0)
+			rc = XERR_NOMEM;
 	}
 	free(buf);
 	return rc;
@@ -593,10 +595,25 @@ static int recreate_root(struct xr_rp *rp)
 	if (action < 0)
 		return action;
 	rc = rp_plan_dir_core(rp, root, 0755, action, false, NULL);
+	if (!rc)
+		rc = rp_irec_insert(ctx, root, XFMT_S_IFDIR | 0755);
+	if (!rc && want_rt) {
+		rc = new_rt_inode(rp, root + 1, XFS_DIFLAG_NEWRTBM, action);
+		if (!rc)
+			rc = new_rt_inode(rp, root + 2, 0, action);
+		if (!rc) {
+			ctx->sb.rbmino = root + 1;
+			ctx->sb.rsumino = root + 2;
+		}
+	}
+	if (!rc)
+		rc = reinit_dead_slots(rp, chunk_of(ctx, root), action);
 	if (!rc) {
 		/* Nothing of the old core is left: its fields are made up.  Its
-		 * entries come back where its blocks still hold them (the name
-		 * phase salvages them as for any directory whose core is gone). */
+		 * entries come back where its blocks or the log still hold them
+		 * (the name phase salvages them as for any directory whose core
+		 * is gone; after the dead slots are known, which the log sweep
+		 * looks for too). */
 		uint64_t entries = 0, dotdot;
 		struct xr_revived rv = {
 			.ino = root, .mode = XFMT_S_IFDIR | 0755, .source = "none",
@@ -613,19 +630,6 @@ static int recreate_root(struct xr_rp *rp)
 		}
 		rc = rc < 0 ? rc : xr_plan_revived(rp->plan, &rv);
 	}
-	if (!rc)
-		rc = rp_irec_insert(ctx, root, XFMT_S_IFDIR | 0755);
-	if (!rc && want_rt) {
-		rc = new_rt_inode(rp, root + 1, XFS_DIFLAG_NEWRTBM, action);
-		if (!rc)
-			rc = new_rt_inode(rp, root + 2, 0, action);
-		if (!rc) {
-			ctx->sb.rbmino = root + 1;
-			ctx->sb.rsumino = root + 2;
-		}
-	}
-	if (!rc)
-		rc = reinit_dead_slots(rp, chunk_of(ctx, root), action);
 	if (rc)
 		return rc;
 	rp->root_fixed = true;
@@ -912,6 +916,7 @@ out:
 	xa_u64set_release(&rp.attr_dropped);
 	xa_u64set_release(&rp.dir_rewritten);
 	xa_u64set_release(&rp.new_inodes);
+	xa_u64set_release(&rp.dead);
 	free(rp.dscan);
 	if (rp.stale)
 		xa_stale_inodes_release(rp.stale, rp.nstale);

@@ -53,6 +53,8 @@ struct xr_rp {
 	                                                whose data fork map is replaced
 	                                                (crosslink.c): the old records go */
 	struct xa_u64set              new_inodes;    /* inodes the plan allocates */
+	struct xa_u64set              dead;          /* slots of a chunk taken back that
+	                                                held no inode: written free */
 	bool                          root_fixed;    /* sb rootino recomputed */
 	bool                          zero_log;      /* the dirty log is discarded: asked
 	                                                for, or it holds no record */
@@ -204,6 +206,19 @@ struct xfmt_dirent;
  * else NULL. */
 struct xa_stale_inode;
 const struct xa_stale_inode *rp_stale_inode(struct xr_rp *rp, uint64_t ino);
+
+/* Sweep the log once for the last copies of every inode a salvage may ask
+ * about (cleared, free but allocated, dead slots, the root): rp->stale.
+ * Later calls do nothing.  0 or XERR_NOMEM (dir_salvage.c). */
+int rp_stale_prepare(struct xr_rp *rp);
+
+/* Inodes whose slot the plan empties (cleared, or dead in a chunk taken
+ * back) brought back whole from their last copy in the log, where it holds
+ * (log_salvage.c).  0 or a negative xerr. */
+int rp_revive_from_log(struct xr_rp *rp);
+
+/* The realtime and quota inodes (repair_names.c). */
+bool rp_is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino);
 
 int rp_dir_salvage(struct xr_rp *rp, uint64_t ino, int (*fn)(void *arg, const struct xfmt_dirent *de),
 		   void *arg, uint64_t *dotdot);

@@ -122,7 +122,7 @@ static bool is_dir(uint16_t mode)
 	return (mode & XFMT_S_IFMT) == XFMT_S_IFDIR;
 }
 
-static bool is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino)
+bool rp_is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino)
 {
 	const struct xfmt_sb *sb = &ctx->sb;
 
@@ -248,7 +248,7 @@ static int collect_dirs(struct ns *ns)
 		bool complete = true;
 		int rc;
 
-		if (!is_dir(r->mode) || live(ns, r->ino) == NONE || is_metadata_inode(ctx, r->ino))
+		if (!is_dir(r->mode) || live(ns, r->ino) == NONE || rp_is_metadata_inode(ctx, r->ino))
 			continue;
 		if (xa_u64set_has(&ns->rp->new_inodes, r->ino)) {
 			/* revived: its entries come from where they still are */
@@ -323,7 +323,7 @@ static int filter_entries(struct ns *ns)
 
 			if (!xfmt_dir2_name_ok(ent_name(ns, e), e->namelen) ||
 			    !xfmt_dir2_ino_ok(g, e->ino) || (t = live(ns, e->ino)) == NONE ||
-			    is_metadata_inode(ns->ctx, e->ino) || e->ino == ns->ctx->sb.rootino) {
+			    rp_is_metadata_inode(ns->ctx, e->ino) || e->ino == ns->ctx->sb.rootino) {
 				e->keep = false;
 				d->rewrite = true;
 				continue;
@@ -490,7 +490,7 @@ static int find_orphans(struct ns *ns)
 	for (size_t i = 0; i < ctx->nirecs && !rc; i++) {
 		const struct xa_irec *r = &ctx->irecs[i];
 
-		if (ns->reached[i] || live(ns, r->ino) == NONE || is_metadata_inode(ctx, r->ino) ||
+		if (ns->reached[i] || live(ns, r->ino) == NONE || rp_is_metadata_inode(ctx, r->ino) ||
 		    r->ino == ctx->sb.rootino)
 			continue;
 		if (ns->dir_of[i] != NONE ? ns->parent[i] == 0 : !named[i])
@@ -1071,7 +1071,7 @@ static int revive_one(struct xr_rp *rp, uint64_t ino, const struct xa_irec *r, b
 	int action, rc;
 
 	*done = false;
-	if (ino == ctx->sb.rootino || is_metadata_inode(ctx, ino) ||
+	if (ino == ctx->sb.rootino || rp_is_metadata_inode(ctx, ino) ||
 	    xa_u64set_has(&rp->new_inodes, ino))
 		return 0;
 	rc = rp_dir_salvage(rp, ino, NULL, NULL, &dotdot);
@@ -1211,6 +1211,8 @@ int rp_plan_names(struct xr_rp *rp)
 	rc = revive_dirs(rp);
 	if (!rc)
 		rc = rp_revive_files(rp);
+	if (!rc)
+		rc = rp_revive_from_log(rp);
 	if (rc)
 		return rc;
 	/* Nothing touched the namespace and the check found it sound: reading
