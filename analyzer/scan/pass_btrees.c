@@ -216,28 +216,35 @@ static int chunks_from_rmap(struct xa_ctx *ctx, struct xa_ag *ag)
 	return 0;
 }
 
-/* Every slot of blk holds an inode of this filesystem at its place: magic,
- * version, and on v5 its own number, the metadata uuid and a good CRC
+/* blk holds inodes of this filesystem at their places: magic, version, and
+ * on v5 its own number and the metadata uuid, in enough of its slots
  * (chunks are initialised whole when allocated, free slots included). */
 static bool inode_block(const struct xfmt_geom *g, uint32_t agno, uint32_t agbno,
 			const uint8_t *blk)
 {
+	uint32_t good = 0;
+
 	for (uint32_t s = 0; s < g->inopblock; s++) {
 		const uint8_t *p = blk + ((size_t)s << g->inodelog);
 		uint32_t agino = (agbno << g->inopblog) + s;
 
 		if (xfmt_get_be16(p) != XFS_DINODE_MAGIC)
-			return false;
+			continue;
 		if (g->v5) {
-			if (p[4] != 3 || xfmt_get_be64(p + 152) != xfmt_geom_ino(g, agno, agino) ||
-			    memcmp(p + 160, g->meta_uuid, 16) != 0 ||
-			    !xfmt_crc_ok(p, g->inodesize, XFMT_DINODE_CRC_OFF))
-				return false;
-		} else if ((p[4] != 1 && p[4] != 2) || p[5] > XFS_DINODE_FMT_UUID) {
-			return false;
+			/* its own number and the filesystem's uuid, whatever
+			 * else (the CRC) a flipped bit broke */
+			if (p[4] == 3 && xfmt_get_be64(p + 152) == xfmt_geom_ino(g, agno, agino) &&
+			    memcmp(p + 160, g->meta_uuid, 16) == 0)
+				good++;
+		} else if ((p[4] == 1 || p[4] == 2) && p[5] <= XFS_DINODE_FMT_UUID) {
+			good++;
 		}
 	}
-	return true;
+	/* A block of inodes with a few damaged ones is still a block of
+	 * inodes (the inode pass reports and mends those): v5 inodes name
+	 * themselves, so most of them suffice; v4 ones do not, so three in
+	 * four must look like inodes. */
+	return g->v5 ? good * 2 > g->inopblock : good * 4 >= g->inopblock * 3;
 }
 
 /*
