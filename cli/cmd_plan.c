@@ -62,8 +62,9 @@ static int collect(struct xa_ctx *ctx, const struct xr_plan *plan, struct xr_pf_
 		p->ino = c->ino;
 		p->action = c->action + 1;
 		/* The bytes on disk (the evidence), not a replayed log's view of
-		 * them: a target holds what the input holds. */
-		rc = ximg_pread(ctx->input, cur, c->len, c->offset);
+		 * them: a target holds what the input holds; past the end of a
+		 * truncated input, zeros (what repair reads there too). */
+		rc = ximg_pread(xa_base_image(ctx), cur, c->len, c->offset);
 		if (rc)
 			break;
 		xsha256(cur, c->len, p->before);

@@ -535,8 +535,10 @@ int xr_plan_finish(struct xr_plan *p, struct xa_ctx *ctx)
 			free(spilled);
 			return XERR_IO;
 		}
-		/* A change past the end of a truncated image is always kept. */
-		if (ximg_pread(ctx->input, cur, c->len, c->offset) == 0 &&
+		/* Against the bytes on disk, not a replayed log's view of them;
+		 * past the end of a truncated input against zeros, which is
+		 * what the output and a target hold there. */
+		if (ximg_pread(xa_base_image(ctx), cur, c->len, c->offset) == 0 &&
 		    memcmp(cur, cb, c->len) == 0) {
 			p->bytes -= c->len;
 			if (c->bytes) {

@@ -11,6 +11,8 @@
 #     (xfsrecon cat on OUT), every other one is listed in the report's
 #     <losses> with the number of its blocks past the cut (as xfs_db's bmap
 #     of the uncut image gives them), and no other file is listed;
+#   - plan of the cut image applied onto it zero-extended gives a clean
+#     filesystem too;
 #   - xfs_repair on the image zero-extended to its size (what it needs to
 #     run at all) keeps no more files than we do;
 #   - as root with loop devices, the kernel mounts OUT and lists every file.
@@ -88,6 +90,17 @@ for name in big $(i=1; while [ $i -le 20 ]; do echo f$i; i=$((i + 1)); done); do
 done
 [ $kept -ge 5 ] || fail "only $kept files lay before the cut: the test image is not what it should be"
 grep -q "<loss " "$S/r.xml" || fail "no file listed as losing blocks"
+
+# plan of the cut image, applied onto it extended to the filesystem's size
+# (the missing end read as zeros, as repair reads it): the same repair.
+"$X" plan "$S/cut.img" -o "$S/p.plan" > "$S/plan" 2>&1
+rc=$?
+[ $rc -eq 1 ] || fail "plan of the cut image exits $rc: $(tail -3 "$S/plan")"
+cp --sparse=always "$S/cut.img" "$S/target.img"
+truncate -s 400M "$S/target.img"
+"$X" apply "$S/p.plan" "$S/target.img" > "$S/apply" 2>&1 || fail "apply exits $?: $(tail -3 "$S/apply")"
+"$XFS_REPAIR" -n "$S/target.img" > "$S/xrn2" 2>&1 ||
+	fail "xfs_repair -n on the applied target: $(grep -v '^ ' "$S/xrn2" | tail -5)"
 
 # xfs_repair needs the full size to run at all; it keeps no more than we do.
 cp --sparse=always "$S/cut.img" "$S/xr.img"
