@@ -134,6 +134,33 @@ static void print_unanswered(FILE *out, const struct xa_ctx *ctx, const struct x
 	}
 }
 
+/*
+ * What in OUT is not plain evidence, one line each kind, before the result:
+ * inodes revived with a new core (and how many of them carry synthesized
+ * fields), and files whose blocks lay past the end of a truncated input.
+ * The report lists each one.
+ */
+static void print_evidence_notes(FILE *out, const struct xr_plan *plan)
+{
+	size_t synth = 0, from_log = 0;
+	uint64_t blocks = 0;
+
+	for (size_t i = 0; i < plan->nrevived; i++) {
+		synth += plan->revived[i].synthesized[0] != '\0';
+		from_log += !strcmp(plan->revived[i].source, "log");
+	}
+	if (plan->nrevived)
+		fprintf(out, "revived: %zu inodes with a new core, %zu of them from old copies in the "
+			"log, %zu with fields made up (fixed values; the report's <revived> names them)\n",
+			plan->nrevived, from_log, synth);
+	for (size_t i = 0; i < plan->nlosses; i++)
+		blocks += plan->losses[i].blocks;
+	if (plan->nlosses)
+		fprintf(out, "lost: %zu file forks kept %" PRIu64 " blocks past the end of the "
+			"truncated input; they read as zeros (the report's <losses> names them)\n",
+			plan->nlosses, blocks);
+}
+
 /* Check OUT with the same checker; fills the counts, keeps the context. */
 static int check_output(const char *path, struct xa_ctx *after, FILE *errs)
 {
@@ -324,6 +351,8 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 		ri.result = "repaired";
 		code = XC_EXIT_REPAIRED;
 	}
+	if (!o->quiet)
+		print_evidence_notes(out, &plan);
 	fprintf(out, "%s: %zu actions, %zu writes (%" PRIu64 " bytes), %zu orphans in lost+found; "
 		"input had %" PRIu64 " errors, the output has %" PRIu64 "\n", ri.result, plan.nactions,
 		plan.nchanges, xr_plan_bytes(&plan), plan.norphans, sum.errors, ri.after_errors);

@@ -67,6 +67,8 @@ truncate -s $CUT "$S/cut.img"
 "$X" repair "$S/cut.img" -o "$S/out.img" --report "$S/r.xml" > "$S/rep" 2>&1
 rc=$?
 [ $rc -eq 1 ] || fail "repair of the cut image exits $rc: $(tail -5 "$S/rep")"
+grep -q '^lost: [0-9]* file forks kept [0-9]* blocks past the end' "$S/rep" ||
+	fail "repair does not say that files lost blocks: $(tail -3 "$S/rep")"
 [ "$(stat -c %s "$S/out.img")" -eq 419430400 ] || fail "OUT is $(stat -c %s "$S/out.img") bytes"
 "$XFS_REPAIR" -n "$S/out.img" > "$S/xrn" 2>&1 || fail "xfs_repair -n on OUT: $(grep -v '^ ' "$S/xrn" | tail -5)"
 "$X" check "$S/out.img" > "$S/chk" 2>&1 || fail "check of OUT: $(tail -3 "$S/chk")"
