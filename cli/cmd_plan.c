@@ -298,6 +298,34 @@ static void show_element(FILE *out, xmlTextReaderPtr r, const char *name, const 
 		fprintf(out, "  %s [", get(r, "ref", a[0], sizeof(a[0])));
 		put_safe(out, get(r, "id", a[1], sizeof(a[1])));
 		fprintf(out, "] %s: ", get(r, "severity", a[2], sizeof(a[2])));
+		/* where, as check's text says it: AG, block, inode, structure, byte */
+		{
+			const char *sep = "";
+
+			if (*get(r, "ag", a[3], sizeof(a[3]))) {
+				fprintf(out, "ag %s", a[3]);
+				sep = " ";
+			}
+			if (*get(r, "agbno", a[4], sizeof(a[4]))) {
+				fprintf(out, "%sblock %s", sep, a[4]);
+				sep = " ";
+			}
+			if (*get(r, "ino", a[5], sizeof(a[5]))) {
+				fprintf(out, "%sinode %s", sep, a[5]);
+				sep = " ";
+			}
+			if (*get(r, "structure", a[6], sizeof(a[6]))) {
+				fputs(sep, out);
+				put_safe(out, a[6]);
+				sep = " ";
+			}
+			if (*get(r, "byte", a[3], sizeof(a[3]))) {
+				fprintf(out, "%s@%s", sep, a[3]);
+				sep = " ";
+			}
+			if (*sep)
+				fprintf(out, ": ");
+		}
 		put_safe(out, (const char *)text);
 		fputc('\n', out);
 		xmlFree(text);

@@ -116,6 +116,14 @@ for name in $refusal_cases; do
 	"$X" show-plan "$SCR/p.plan" --xml "$SCR/p.xml" || { bad "$name: show-plan --xml fails"; continue; }
 	"$X" show-plan "$SCR/p.plan" > "$SCR/p.txt" || bad "$name: show-plan fails"
 	grep -q '^summary: ' "$SCR/p.txt" || bad "$name: show-plan prints no summary"
+	# a finding's place in the text is the index's (its AG)
+	fl=$(grep '<finding ' "$SCR/p.xml" | grep ' ag="' | head -n 1)
+	if [ -n "$fl" ]; then
+		fref=$(printf '%s\n' "$fl" | sed -n 's/.* ref="\([^"]*\)".*/\1/p')
+		fag=$(printf '%s\n' "$fl" | sed -n 's/.* ag="\([0-9]*\)".*/\1/p')
+		grep -q "^  $fref \[[^]]*\] [a-z]*: ag $fag[ :]" "$SCR/p.txt" ||
+			bad "$name: show-plan does not say where $fref is (ag $fag)"
+	fi
 	grep -q '<change offset="0" ' "$SCR/p.xml" && sb0=rewritten || sb0=kept
 	# the middle write of the plan
 	nch=$(grep -c '<change ' "$SCR/p.xml")
