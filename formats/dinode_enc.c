@@ -65,6 +65,15 @@ void xfmt_dinode_new_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t in
 	xfmt_dinode_seal(buf, g, ino, lsn);
 }
 
+void xfmt_dinode_tidy_kept_core(uint8_t *buf, const struct xfmt_geom *g,
+				const struct xfmt_dinode *d)
+{
+	buf[DI_VERSION] = g->v5 ? 3 : 2;
+	xfmt_put_be16(buf + DI_ONLINK, 0);
+	xfmt_dinode_sanitize_flags(buf, g, d);
+	xfmt_dinode_zero_pads(buf, d);
+}
+
 void xfmt_dinode_put_flags(uint8_t *buf, uint16_t flags)
 {
 	xfmt_put_be16(buf + DI_FLAGS, flags);

@@ -60,6 +60,16 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g,
 				const struct xfmt_dinode *d);
 
 /*
+ * What a repair keeps of an old core must pass the verifier on its own:
+ * the version the filesystem writes (3 on v5; on v4 a version 1 core is
+ * made version 2), di_onlink zero, flags and hints sanitized
+ * (xfmt_dinode_sanitize_flags) and the pads zeroed.  d is buf decoded.
+ * The caller seals.
+ */
+void xfmt_dinode_tidy_kept_core(uint8_t *buf, const struct xfmt_geom *g,
+				const struct xfmt_dinode *d);
+
+/*
  * Zero the padding of a v3 core the kernel always writes as zero (what
  * inoNonzeroPad reports): di_v3_pad, or nrext64_pad under NREXT64, and
  * di_pad2.  Nothing on older cores.

@@ -268,11 +268,10 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 	if (had_attrs)
 		rv.lost = "xattrs";
 	memset(buf + core, 0, g->inodesize - core);
-	/* A kept core may have been cleared for its version byte alone, which
-	 * the seal does not rewrite; revived files have an rmapbt, so V5, so
-	 * version 3 is the only one there is. */
-	if (g->v5)
-		buf[4] = 3;
+	/* A kept core may have been cleared for a field the seal does not
+	 * rewrite (its version byte, di_onlink, flags, pads). */
+	if (have_core)
+		xfmt_dinode_tidy_kept_core(buf, g, &d);
 	buf[82] = 0;                               /* no attr fork */
 	buf[83] = XFS_DINODE_FMT_EXTENTS;
 	xfmt_dinode_put_anextents(buf, &d, 0);
