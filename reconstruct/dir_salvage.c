@@ -36,13 +36,6 @@
 #include "analyzer/model/u64set.h"
 #include "reconstruct/repair_int.h"
 
-static int cmp_stale(const void *x, const void *y)
-{
-	const struct xa_stale_inode *a = x, *b = y;
-
-	return (a->ino > b->ino) - (a->ino < b->ino);
-}
-
 /* Not a directory block / not a short-form directory (never an xerr). */
 #define NOT_DIR (-1000)
 
@@ -341,65 +334,23 @@ static int from_literal(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *a
 }
 
 /*
- * The inodes whose entries may be asked for and found nowhere on disk: the
- * ones the plan clears, the ones whose core reads free while the inode
- * btree says allocated, and the root.  One sweep of the log finds the last
- * logged state of each (log_stale.h).
+ * The last logged state of every inode the log region names, from one sweep
+ * on the first need: entries, whole inodes and the evidence that a lost
+ * chunk held inodes all come from it (log_stale.h).
  */
-static int stale_build(struct xr_rp *rp)
-{
-	struct xa_ctx *ctx = rp->ctx;
-	size_t n = 0, k = 0;
-	int rc;
-
-	rp->stale_built = true;
-	rp->stale = calloc(rp->cleared.used + ctx->findings.count + rp->dead.used + 1,
-			   sizeof(*rp->stale));
-	if (!rp->stale)
-		return XERR_NOMEM;
-	for (size_t i = 0; i < rp->cleared.cap; i++)
-		if (rp->cleared.slots[i])
-			rp->stale[n++].ino = rp->cleared.slots[i] - 1;
-	for (size_t i = 0; i < ctx->findings.count; i++)
-		if (ctx->findings.items[i].p.code == XP_inoUsedButFree &&
-		    (ctx->findings.items[i].p.has & XPROB_HAS_INO))
-			rp->stale[n++].ino = ctx->findings.items[i].p.ino;
-	for (size_t i = 0; i < rp->dead.cap; i++)
-		if (rp->dead.slots[i])
-			rp->stale[n++].ino = rp->dead.slots[i] - 1;
-	rp->stale[n++].ino = ctx->sb.rootino;
-	qsort(rp->stale, n, sizeof(*rp->stale), cmp_stale);
-	for (size_t i = 0; i < n; i++)
-		if (!k || rp->stale[k - 1].ino != rp->stale[i].ino)
-			rp->stale[k++] = rp->stale[i];
-	rp->nstale = k;
-	rc = xa_log_stale_inodes(ctx, rp->stale, rp->nstale);
-	return rc;
-}
-
 int rp_stale_prepare(struct xr_rp *rp)
 {
-	return rp->stale_built ? 0 : stale_build(rp);
+	if (rp->stale_built)
+		return 0;
+	rp->stale_built = true;
+	return xa_log_stale_collect(rp->ctx, &rp->stale, &rp->nstale);
 }
 
 const struct xa_stale_inode *rp_stale_inode(struct xr_rp *rp, uint64_t ino)
 {
-	size_t lo = 0, hi;
-
 	if (rp_stale_prepare(rp) != 0)
 		return NULL;
-	hi = rp->nstale;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (rp->stale[mid].ino == ino)
-			return rp->stale[mid].dip ? &rp->stale[mid] : NULL;
-		if (rp->stale[mid].ino < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return xa_stale_find(rp->stale, rp->nstale, ino);
 }
 
 /* From the last copy the log holds of a short-form directory's fork. */

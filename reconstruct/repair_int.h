@@ -63,8 +63,8 @@ struct xr_rp {
 	bool                          dscan_built;
 	struct rp_dblk               *dscan;
 	size_t                        ndscan;
-	/* the last logged state of inodes whose entries may be found nowhere
-	 * on disk (dir_salvage.c builds it once, on the first need) */
+	/* the last logged state of every inode the log names, sorted by ino
+	 * (dir_salvage.c builds it once, on the first need) */
 	bool                          stale_built;
 	struct xa_stale_inode        *stale;
 	size_t                        nstale;
@@ -207,8 +207,7 @@ struct xfmt_dirent;
 struct xa_stale_inode;
 const struct xa_stale_inode *rp_stale_inode(struct xr_rp *rp, uint64_t ino);
 
-/* Sweep the log once for the last copies of every inode a salvage may ask
- * about (cleared, free but allocated, dead slots, the root): rp->stale.
+/* Sweep the log once for the last copy of every inode it names: rp->stale.
  * Later calls do nothing.  0 or XERR_NOMEM (dir_salvage.c). */
 int rp_stale_prepare(struct xr_rp *rp);
 

@@ -27,13 +27,21 @@ struct xa_stale_inode {
 	                        (owned; NULL when none did) */
 };
 
+/* Memory the copies may take at most ($XFSRECON_STALE_MAX, MiB): the inodes
+ * met after it is reached are not kept. */
+#define XA_LOG_STALE_MAX_BYTES (64ull << 20)
+
 /*
- * For each of the n inodes of v (sorted by ino, no duplicates; lsn, fields
- * and dip zero), the state the log's inode items give it, from one sweep of
- * the internal log (xa_log_sweep, from the head found by the check).
- * Returns 0 (no log: nothing found), or XERR_NOMEM.
+ * The last logged state of every inode the log region's inode items name
+ * (core logged), from one sweep of the internal log (xa_log_sweep, from the
+ * head the check found), sorted by ino into *out (owned: release with
+ * xa_stale_inodes_release, then free).  Returns 0 (no log: none), or
+ * XERR_NOMEM.
  */
-int xa_log_stale_inodes(struct xa_ctx *ctx, struct xa_stale_inode *v, size_t n);
+int xa_log_stale_collect(struct xa_ctx *ctx, struct xa_stale_inode **out, size_t *n);
+
+/* The copy of ino in v (sorted, n entries), or NULL. */
+const struct xa_stale_inode *xa_stale_find(const struct xa_stale_inode *v, size_t n, uint64_t ino);
 
 /* Free the copies of v[0..n). */
 void xa_stale_inodes_release(struct xa_stale_inode *v, size_t n);
