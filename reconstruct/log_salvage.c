@@ -198,6 +198,17 @@ out:
 	return rc;
 }
 
+bool rp_stale_in_use(struct xr_rp *rp, uint64_t ino)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	const struct xa_stale_inode *si = rp_stale_inode(rp, ino);
+	struct xfmt_dinode d;
+
+	return si && (si->fields & XFS_ILOG_CORE) &&
+	       xfmt_dinode_decode(si->dip, g->inodesize, g, &d) == 0 && xfmt_dinode_in_use(&d) &&
+	       d.nlink > 0;
+}
+
 int rp_revive_from_log(struct xr_rp *rp)
 {
 	struct xa_ctx *ctx = rp->ctx;

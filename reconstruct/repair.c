@@ -427,15 +427,16 @@ static void fix_rootino(struct xr_rp *rp)
 	}
 }
 
-/* The chunk of AG 0's known chunks holding ino, or NULL. */
+/* The known chunk holding ino (in its AG), or NULL. */
 static const struct xa_ichunk *chunk_of(const struct xa_ctx *ctx, uint64_t ino)
 {
 	uint32_t agino = xfmt_geom_ino_agino(&ctx->geom, ino);
+	uint32_t agno = xfmt_geom_ino_agno(&ctx->geom, ino);
 	const struct xa_ag *ag;
 
-	if (!ctx->nags || xfmt_geom_ino_agno(&ctx->geom, ino) != 0)
+	if (agno >= ctx->nags)
 		return NULL;
-	ag = &ctx->ags[0];
+	ag = &ctx->ags[agno];
 	for (size_t i = 0; i < ag->nchunks; i++)
 		if (agino >= ag->chunks[i].startino && agino < ag->chunks[i].startino + 64 &&
 		    !((ag->chunks[i].holemask >> ((agino - ag->chunks[i].startino) / 4)) & 1))
@@ -449,7 +450,8 @@ static const struct xa_ichunk *chunk_of(const struct xa_ctx *ctx, uint64_t ino)
  * as xfs_repair reinitialises them, so the rebuilt inode btree's free slots
  * are real inodes.  Slots in use, or that the plan writes anyway, are left.
  */
-static int reinit_dead_slots(struct xr_rp *rp, const struct xa_ichunk *c, int action)
+static int reinit_dead_slots(struct xr_rp *rp, uint32_t agno, const struct xa_ichunk *c,
+			     int action)
 {
 	struct xa_ctx *ctx = rp->ctx;
 	const struct xfmt_geom *g = &ctx->geom;
@@ -459,7 +461,7 @@ static int reinit_dead_slots(struct xr_rp *rp, const struct xa_ichunk *c, int ac
 	if (!buf)
 		return XERR_NOMEM;
 	for (unsigned k = 0; k < 64 && !rc; k++) {
-		uint64_t ino = xfmt_geom_ino(g, 0, c->startino + k);
+		uint64_t ino = xfmt_geom_ino(g, agno, c->startino + k);
 		struct xfmt_dinode d;
 
 		if (((c->holemask >> (k / 4)) & 1) || xa_irec_find(ctx, ino) ||
@@ -481,38 +483,50 @@ static int reinit_dead_slots(struct xr_rp *rp, const struct xa_ichunk *c, int ac
 }
 
 /*
- * No known chunk holds the root: the inode btree and the scan for inode
- * blocks both missed it (its blocks hold nothing now).  Its chunk is taken
- * back where the geometry puts it, when no owner claims those blocks:
- * recorded in AG 0's chunks and owned by OWN_INODES for the rebuild.
- * XERR_UNSUPPORTED when that cannot be.
+ * No known chunk holds ino: the inode btree and the scan for inode blocks
+ * both missed it (its blocks hold nothing now).  Its chunk is taken back
+ * where the geometry puts it, when nothing owns those blocks: recorded in
+ * its AG's chunks and owned by OWN_INODES for the rebuild.  XERR_UNSUPPORTED
+ * when that cannot be.
  */
-static int add_root_chunk(struct xr_rp *rp, uint64_t root)
+static int add_chunk(struct xr_rp *rp, uint64_t ino)
 {
 	struct xa_ctx *ctx = rp->ctx;
 	const struct xfmt_geom *g = &ctx->geom;
-	struct xa_ag *ag = &ctx->ags[0];
-	uint32_t start = xfmt_geom_ino_agino(g, root) & ~63u, agbno, len;
-	const struct xa_ownlist *fwd = xa_own_forward(ctx, 0, NULL);
+	uint32_t agno = xfmt_geom_ino_agno(g, ino);
+	uint32_t start = xfmt_geom_ino_agino(g, ino) & ~63u, agbno, len;
+	const struct xa_ownlist *fwd;
+	const struct xa_bitmap *own;
+	struct xa_ag *ag;
 	struct xa_ichunk *c;
 	size_t at;
 
-	if (g->inopblock > 64 || !fwd)
+	if (agno >= ctx->nags || g->inopblock > 64 || !xfmt_geom_ino_valid(g, ino))
+		return XERR_UNSUPPORTED;
+	ag = &ctx->ags[agno];
+	fwd = xa_own_forward(ctx, agno, NULL);
+	if (!fwd)
 		return XERR_UNSUPPORTED;
 	agbno = start >> g->inopblog;
 	len = 64u >> g->inopblog;
-	if (agbno + len > xfmt_geom_ag_length(g, 0))
+	if (agbno + len > xfmt_geom_ag_length(g, agno))
 		return XERR_UNSUPPORTED;
 	for (size_t i = 0; i < fwd->n; i++)
 		if (fwd->recs[i].agbno < agbno + len && fwd->recs[i].agbno + fwd->recs[i].len > agbno)
+			return XERR_UNSUPPORTED;
+	/* nor what the plan has handed out or held since */
+	own = rp_space_owned(rp, agno);
+	for (uint32_t b = agbno; own && b < agbno + len; b++)
+		if (xa_bitmap_test(own, b))
 			return XERR_UNSUPPORTED;
 	for (at = 0; at < ag->nchunks && ag->chunks[at].startino < start; at++)
 		;
 	if ((at < ag->nchunks && ag->chunks[at].startino < start + 64) ||
 	    (at > 0 && ag->chunks[at - 1].startino + 64 > start))
 		return XERR_UNSUPPORTED;
-	if (xa_ownlist_add(&rp->ags[0].added, agbno, len, XFS_RMAP_OWN_INODES, 0, 0))
+	if (xa_ownlist_add(&rp->ags[agno].added, agbno, len, XFS_RMAP_OWN_INODES, 0, 0))
 		return XERR_NOMEM;
+	rp_space_hold(rp, agno, agbno, len);
 	c = xa_ag_chunk_append(ag);
 	if (!c)
 		return XERR_NOMEM;
@@ -523,7 +537,29 @@ static int add_root_chunk(struct xr_rp *rp, uint64_t root)
 	c->count = 64;
 	c->free = ~0ull;
 	c->freecount = 64;
+	rp_need_rebuild(rp, agno);
 	return 0;
+}
+
+int rp_take_back_chunk(struct xr_rp *rp, uint64_t ino)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t agno = xfmt_geom_ino_agno(g, ino);
+	int action, rc;
+
+	action = xr_plan_action(rp->plan, "restore-inode-chunk", agno, 0,
+				"AG %" PRIu32 ": the inode chunk at AG inode %" PRIu32 " taken back: "
+				"no tree or scan knows it, but entries and the log name inode %" PRIu64
+				" in it, and nothing owns its blocks; its slots written free, then "
+				"filled by what can be revived", agno,
+				xfmt_geom_ino_agino(g, ino) & ~63u, ino);
+	if (action < 0)
+		return action;
+	rc = add_chunk(rp, ino);
+	if (!rc)
+		rc = reinit_dead_slots(rp, agno, chunk_of(ctx, ino), action);
+	return rc;
 }
 
 /* A fresh regular file at ino for a realtime inode mkfs would have made. */
@@ -576,7 +612,7 @@ static int recreate_root(struct xr_rp *rp)
 		return 0;
 	c = chunk_of(ctx, root);
 	if (!c) {
-		rc = add_root_chunk(rp, root);
+		rc = add_chunk(rp, root);
 		if (rc)
 			return rc == XERR_UNSUPPORTED ? 0 : rc;
 		c = chunk_of(ctx, root);
@@ -607,7 +643,7 @@ static int recreate_root(struct xr_rp *rp)
 		}
 	}
 	if (!rc)
-		rc = reinit_dead_slots(rp, chunk_of(ctx, root), action);
+		rc = reinit_dead_slots(rp, xfmt_geom_ino_agno(g, root), chunk_of(ctx, root), action);
 	if (!rc) {
 		/* Nothing of the old core is left: its fields are made up.  Its
 		 * entries come back where its blocks or the log still hold them

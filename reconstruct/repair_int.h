@@ -216,6 +216,15 @@ int rp_stale_prepare(struct xr_rp *rp);
  * (log_salvage.c).  0 or a negative xerr. */
 int rp_revive_from_log(struct xr_rp *rp);
 
+/* The log's last copy of ino describes an inode in use (log_salvage.c). */
+bool rp_stale_in_use(struct xr_rp *rp, uint64_t ino);
+
+/* The chunk of ino, which no tree or scan knows, taken back where the
+ * geometry puts it when nothing owns its blocks, its slots written free
+ * and marked dead (for rp_revive_from_log to fill); under an action of its
+ * own.  0, XERR_UNSUPPORTED (it cannot be), or XERR_NOMEM (repair.c). */
+int rp_take_back_chunk(struct xr_rp *rp, uint64_t ino);
+
 /* The realtime and quota inodes (repair_names.c). */
 bool rp_is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino);
 

@@ -1158,9 +1158,31 @@ static int revive_dirs(struct xr_rp *rp)
 static int revive_named(struct ns *ns, size_t *revived)
 {
 	const struct xfmt_geom *g = &ns->ctx->geom;
+	struct xr_rp *rp = ns->rp;
+	size_t took = 0;
 	int rc = 0;
 
 	*revived = 0;
+	/* Chunks no tree or scan knows, where the log says a named inode lived
+	 * in use: taken back, then filled with what the log still holds. */
+	for (size_t k = 0; k < ns->nents && !rc; k++) {
+		const struct ns_ent *e = &ns->ents[k];
+
+		if (e->keep || !xfmt_dir2_ino_ok(g, e->ino) || live(ns, e->ino) != NONE ||
+		    in_known_chunk(ns->ctx, e->ino) || !rp_stale_in_use(rp, e->ino))
+			continue;
+		rc = rp_take_back_chunk(rp, e->ino);
+		if (rc == XERR_UNSUPPORTED)
+			rc = 0;
+		else if (!rc)
+			took++;
+	}
+	if (!rc && took) {
+		size_t before = rp->new_inodes.used;
+
+		rc = rp_revive_from_log(rp);
+		*revived += rp->new_inodes.used - before;
+	}
 	for (size_t k = 0; k < ns->nents && !rc; k++) {
 		const struct ns_ent *e = &ns->ents[k];
 		bool done;
