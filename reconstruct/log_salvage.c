@@ -169,6 +169,8 @@ static int revive_from_copy(struct xr_rp *rp, const struct xa_stale_inode *si, b
 	}
 	rc = rp_write_inode(rp, action, si->ino, buf);
 	if (!rc)
+		rc = rp_answer_entries(rp, action, si->ino);
+	if (!rc)
 		rc = claim(rp, si->ino, data, ndata, 0);
 	if (!rc)
 		rc = claim(rp, si->ino, attr, nattr, XA_OWN_ATTR);
