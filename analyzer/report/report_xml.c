@@ -150,7 +150,9 @@ static void write_input(struct xa_xw *x, const struct xa_ctx *ctx)
 	xa_xw_start(x, "input");
 	/* A path is bytes the user gave us; it need not be UTF-8. */
 	xa_xw_attr_bytes(x, "path", path, strlen(path));
-	xa_xw_attr_u64(x, "size", ctx->input->size);
+	/* The input's own size: a truncated image read with a zero tail
+	 * (ctx->image_size) is reported as what it is. */
+	xa_xw_attr_u64(x, "size", ctx->input ? ctx->input->size : ctx->image_size);
 	if (ctx->have_sha256) {
 		char hex[65];
 
