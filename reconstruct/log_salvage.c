@@ -11,7 +11,8 @@
  * verifies as an inode in use, its forks are short-form, device or extent
  * lists (a bmbt root names blocks that may have moved since), and every
  * block its extents name is one nothing else owns now (a stale copy whose
- * blocks were freed and reused would cross-link).  Each is reported with
+ * blocks were freed and reused would cross-link), and a remote symlink's
+ * blocks still hold its target.  Each is reported with
  * the LSN of the copy: it is the inode as of then.
  */
 #include <inttypes.h>
@@ -20,6 +21,7 @@
 
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/io/image.h"
 #include "analyzer/log/log_stale.h"
 #include "analyzer/model/bitmap.h"
 #include "formats/bmap.h"
@@ -27,6 +29,7 @@
 #include "formats/dinode_enc.h"
 #include "formats/geom.h"
 #include "formats/log_item.h"
+#include "formats/symlink.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair_int.h"
 
@@ -86,6 +89,40 @@ static bool blocks_free(struct xr_rp *rp, const struct xfmt_bmbt_rec *recs, size
 				return false;
 	}
 	return true;
+}
+
+/* A remote symlink's blocks still hold its target: the copy's map is only
+ * worth reviving where they do (a zeroed block would come back as a link
+ * the kernel refuses to read). */
+static bool remote_target_holds(struct xr_rp *rp, uint64_t ino, uint64_t size,
+				const struct xfmt_bmbt_rec *recs, size_t n)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	struct errcount ec = { 0 };
+	struct xprob_sink sink = { count_error, &ec };
+	struct xfmt_symlink_asm a;
+	uint8_t *buf;
+	bool ok = true;
+
+	buf = malloc((size_t)g->blocksize * 4);
+	if (!buf)
+		return false;
+	xfmt_symlink_asm_init(&a, g, ino, size);
+	/* a target spans at most XFMT_SYMLINK_MAPS mappings, 1 KiB in all */
+	for (size_t i = 0; i < n && i < XFMT_SYMLINK_MAPS && !xfmt_symlink_asm_done(&a); i++) {
+		uint32_t nb = recs[i].blockcount < 4 ? (uint32_t)recs[i].blockcount : 4;
+		uint64_t byte = xfmt_geom_fsb_byte(g, recs[i].startblock);
+		size_t len = (size_t)nb << g->blocklog;
+
+		if (ximg_pread(rp->ctx->img, buf, len, byte) != 0) {
+			ok = false;
+			break;
+		}
+		xfmt_symlink_asm_add(&a, buf, len, byte >> XFS_BB_SHIFT, g, &sink);
+	}
+	xfmt_symlink_asm_finish(&a, &sink);
+	free(buf);
+	return ok && ec.errors == 0 && a.have == size;
 }
 
 /* The blocks of recs become ino's (fork flags) for the AG rebuilds. */
@@ -155,7 +192,9 @@ static int revive_from_copy(struct xr_rp *rp, const struct xa_stale_inode *si, b
 		rc = fork_extents(buf, &d, XFMT_ATTR_FORK, &attr, &nattr);
 	if (rc < 0 && rc != -1)
 		goto out;
-	if (rc == -1 || !blocks_free(rp, data, ndata) || !blocks_free(rp, attr, nattr)) {
+	if (rc == -1 || !blocks_free(rp, data, ndata) || !blocks_free(rp, attr, nattr) ||
+	    ((d.mode & XFMT_S_IFMT) == XFMT_S_IFLNK && d.format == XFS_DINODE_FMT_EXTENTS &&
+	     !remote_target_holds(rp, si->ino, d.size, data, ndata))) {
 		rc = 0;
 		goto out;
 	}
