@@ -657,8 +657,10 @@ static void check_flags(struct sbv *v)
 		sbv_obs(v, XP_sbBadImaxPct, "imax_pct", SB_IMAX_PCT, sb->imax_pct);
 	if (sb->shared_vn)
 		sbv_obs(v, XP_sbSharedVn, "shared_vn", SB_SHARED_VN, sb->shared_vn);
-	if (sb->flags & ~XFS_SBF_READONLY)
-		sbv_obs(v, XP_sbBadFlags, "flags", SB_FLAGS, sb->flags & ~XFS_SBF_READONLY);
+	/* Only the read-only flag was ever defined, and no kernel sets it:
+	 * xfs_repair clears the field whatever it holds. */
+	if (sb->flags)
+		sbv_obs(v, XP_sbFlagsSet, "flags", SB_FLAGS, sb->flags);
 	if (sb->qflags & ~XFS_QFLAGS_KNOWN)
 		sbv_obs(v, XP_sbBadFlags, "qflags", SB_QFLAGS, sb->qflags & ~XFS_QFLAGS_KNOWN);
 	/* v5 has a separate project quota inode; v4 folds it into "other" bits. */
@@ -722,11 +724,30 @@ static void check_counters(struct sbv *v, const struct xfmt_geom *g, bool geom_o
 			sb->frextents);
 }
 
+/*
+ * The bytes of the structure this superblock's version uses: what follows
+ * must be zero (xfs_repair zeroes it).  Older V4 layouts end earlier, at
+ * the last field their version bits bring.
+ */
+static size_t used_size(const struct xfmt_sb *sb)
+{
+	/* (a v5 meta_uuid without its feature is sbBadMetaUuid) */
+	if (xfmt_sb_is_v5(sb))
+		return SB_END;
+	if (sb->versionnum & XFS_SB_VERSION_MOREBITSBIT)
+		return XFS_SB_V4_SIZE;
+	if (sb->versionnum & XFS_SB_VERSION_LOGV2BIT)
+		return SB_FEATURES2;
+	if (sb->versionnum & XFS_SB_VERSION_SECTORBIT)
+		return SB_LOGSUNIT;
+	return SB_LOGSECTLOG;
+}
+
 static void check_tail_and_crc(struct sbv *v)
 {
 	const struct xfmt_sb *sb = v->sb;
 	size_t end = v->ss_ok ? sb->sectsize : MIN_SECTORSIZE;
-	size_t start = v->v5 ? XFS_SB_STRUCT_SIZE : XFS_SB_V4_SIZE;
+	size_t start = used_size(sb);
 
 	if (v->v5 && !(sb->features_incompat & XFS_SB_FEAT_INCOMPAT_META_UUID) &&
 	    !uuid_is_zero(sb->meta_uuid))

@@ -66,6 +66,12 @@ int xr_sb_primary(const struct xr_env *env, const struct xr_sb_counts *c,
 	 * the mirror when it is zero, as mkfs and the kernel write it. */
 	out->features2 |= out->bad_features2;
 	out->bad_features2 = out->features2;
+	/* A V4 superblock without the more-bits flag ends before features2:
+	 * what was there is garbage (sbNonzeroTail). */
+	if (!env->v5 && !(out->versionnum & XFS_SB_VERSION_MOREBITSBIT))
+		out->features2 = out->bad_features2 = 0;
+	/* No flag of sb_flags is in use (sbFlagsSet). */
+	out->flags = 0;
 	out->features_incompat &= ~XFS_SB_FEAT_INCOMPAT_NEEDSREPAIR;
 	/* Repair converts every inode to version 2 link counts. */
 	out->versionnum |= XFS_SB_VERSION_NLINKBIT | c->version_bits;
