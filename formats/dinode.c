@@ -253,6 +253,26 @@ static unsigned verify_fork(const uint8_t *buf, const struct xfmt_dinode *d, int
 	return n;
 }
 
+uint16_t xfmt_dinode_flags_allowed(const struct xfmt_geom *g, uint64_t ino, uint16_t mode)
+{
+	uint16_t type = mode & XFMT_S_IFMT, ok = XFS_DIFLAG_ANY;
+
+	if (type == 0)
+		return ok;  /* a free inode's flags mean nothing */
+	/* (the extent size hint flags are verify_extsize's) */
+	if (type != XFMT_S_IFDIR)
+		ok &= (uint16_t)~(XFS_DIFLAG_RTINHERIT | XFS_DIFLAG_PROJINHERIT |
+				  XFS_DIFLAG_NOSYMLINKS);
+	if (type != XFMT_S_IFREG)
+		ok &= (uint16_t)~XFS_DIFLAG_REALTIME;
+	/* Only the realtime bitmap inode carries NEWRTBM: judged where the
+	 * superblock names one. */
+	if (type != XFMT_S_IFREG ||
+	    (g->rbmino && g->rbmino != XFS_NULLFSINO && ino != g->rbmino))
+		ok &= (uint16_t)~XFS_DIFLAG_NEWRTBM;
+	return ok;
+}
+
 /* Extent size hint (xfs_inode_validate_extsize); rt files skip the rt checks. */
 static unsigned verify_extsize(const struct xfmt_geom *g, const struct xfmt_dinode *d,
 			       const struct xprob_sink *sink)
@@ -448,7 +468,7 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 						      d->anextents);
 	}
 
-	if (d->flags & ~XFS_DIFLAG_ANY)
+	if ((d->flags & ~XFS_DIFLAG_ANY) || (d->flags & ~xfmt_dinode_flags_allowed(g, ino, d->mode)))
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadFlags, "core.flags", DI_FLAGS,
 					      d->flags);
 	n += verify_extsize(g, d, sink);

@@ -65,12 +65,12 @@ void xfmt_dinode_new_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t in
 	xfmt_dinode_seal(buf, g, ino, lsn);
 }
 
-void xfmt_dinode_tidy_kept_core(uint8_t *buf, const struct xfmt_geom *g,
+void xfmt_dinode_tidy_kept_core(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino,
 				const struct xfmt_dinode *d)
 {
 	buf[DI_VERSION] = g->v5 ? 3 : 2;
 	xfmt_put_be16(buf + DI_ONLINK, 0);
-	xfmt_dinode_sanitize_flags(buf, g, d);
+	xfmt_dinode_sanitize_flags(buf, g, ino, d);
 	xfmt_dinode_zero_pads(buf, d);
 }
 
@@ -82,7 +82,7 @@ void xfmt_dinode_put_flags(uint8_t *buf, uint16_t flags)
 /* Largest extent length a bmbt record holds (the verifier's bound too). */
 #define HINT_MAX 0x1FFFFFu
 
-bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g,
+bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino,
 				const struct xfmt_dinode *d)
 {
 	uint16_t type = d->mode & XFMT_S_IFMT;
@@ -118,9 +118,7 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g,
 			cowext = 0;
 		}
 	}
-	if (type != XFMT_S_IFDIR)
-		flags &= (uint16_t)~(XFS_DIFLAG_PROJINHERIT | XFS_DIFLAG_RTINHERIT |
-				     XFS_DIFLAG_NOSYMLINKS);
+	flags &= xfmt_dinode_flags_allowed(g, ino, d->mode);
 	changed = flags != d->flags || extsize != d->extsize;
 	xfmt_put_be16(buf + DI_FLAGS, flags);
 	xfmt_put_be32(buf + DI_EXTSIZE, extsize);

@@ -50,13 +50,14 @@ void xfmt_dinode_put_format(uint8_t *buf, uint8_t format);
 /*
  * Take back what the inode verifier refuses in flags, flags2 and the
  * extent size hints, as xfs_repair does: unknown bits cleared; an extent
- * size hint flag on a file of the wrong type, reflink and CoW-hint bits the
+ * size hint flag on a file of the wrong type, a flag its mode or number
+ * cannot carry (xfmt_dinode_flags_allowed), reflink and CoW-hint bits the
  * filesystem or file type cannot carry, a bigtime flag the filesystem does
  * not know, dropped; a hint value with no flag, or invalid, zeroed with its
  * flag.  The NREXT64 flag is kept (the extent counters' layout depends on
  * it).  Returns whether anything changed; the caller seals.
  */
-bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g,
+bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino,
 				const struct xfmt_dinode *d);
 
 /*
@@ -66,7 +67,7 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g,
  * (xfmt_dinode_sanitize_flags) and the pads zeroed.  d is buf decoded.
  * The caller seals.
  */
-void xfmt_dinode_tidy_kept_core(uint8_t *buf, const struct xfmt_geom *g,
+void xfmt_dinode_tidy_kept_core(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino,
 				const struct xfmt_dinode *d);
 
 /*

@@ -52,6 +52,7 @@ struct xfmt_geom {
 	uint32_t logblocks;
 	uint32_t inoalignmt;
 	uint32_t spino_align;
+	uint64_t rbmino;         /* realtime bitmap inode; 0 or NULLFSINO: unknown */
 };
 
 /* Feature tests used all over the checker. */

@@ -305,6 +305,7 @@ int xfmt_geom_from_sb(const struct xfmt_sb *sb, struct xfmt_geom *g)
 	g->logblocks = sb->logblocks;
 	g->inoalignmt = sb->inoalignmt;
 	g->spino_align = sb->spino_align;
+	g->rbmino = sb->rbmino;
 
 	/* Range-check each log before shifting by it. */
 	if (!size_ok(sb->blocksize, MIN_BLOCKSIZE, MAX_BLOCKSIZE) ||

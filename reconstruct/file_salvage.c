@@ -271,7 +271,7 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 	/* A kept core may have been cleared for a field the seal does not
 	 * rewrite (its version byte, di_onlink, flags, pads). */
 	if (have_core)
-		xfmt_dinode_tidy_kept_core(buf, g, &d);
+		xfmt_dinode_tidy_kept_core(buf, g, ino, &d);
 	buf[82] = 0;                               /* no attr fork */
 	buf[83] = XFS_DINODE_FMT_EXTENTS;
 	xfmt_dinode_put_anextents(buf, &d, 0);

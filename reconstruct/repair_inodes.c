@@ -356,7 +356,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 
 		/* the flags as the edits above left them (reflink set) */
 		if (xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0)
-			xfmt_dinode_sanitize_flags(buf, g, &now);
+			xfmt_dinode_sanitize_flags(buf, g, ino, &now);
 	}
 	/* Only block checksums to fix: the inode itself stays as it is. */
 	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||

@@ -589,7 +589,7 @@ int rp_plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int action, 
 	    xfmt_dinode_decode(buf, g->inodesize, g, &d) == 0 && d.magic == XFS_DINODE_MAGIC &&
 	    is_dir(d.mode) && d.dfork_off < g->inodesize) {
 		/* the old core's mode, owner and times; forks emptied */
-		xfmt_dinode_tidy_kept_core(buf, g, &d);
+		xfmt_dinode_tidy_kept_core(buf, g, ino, &d);
 		memset(buf + d.dfork_off, 0, g->inodesize - d.dfork_off);
 		buf[82] = 0;   /* no attr fork */
 		buf[83] = XFS_DINODE_FMT_EXTENTS;

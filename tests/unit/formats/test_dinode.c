@@ -447,6 +447,29 @@ static void test_real_inodes_verify_clean(void **state)
 	}
 }
 
+/* Flags only some inodes may carry (xfs_repair's "directory flags set on
+ * non-directory inode", "file flags ...", "inode N not rt bitmap"). */
+static void test_flags_by_mode_and_number(void **state)
+{
+	struct xfmt_geom g = bt_geom_v5;
+	uint16_t dir_only = XFS_DIFLAG_RTINHERIT | XFS_DIFLAG_PROJINHERIT | XFS_DIFLAG_NOSYMLINKS;
+
+	(void)state;
+	assert_int_equal(xfmt_dinode_flags_allowed(&g, 131, XFMT_S_IFDIR | 0755) & dir_only, dir_only);
+	assert_int_equal(xfmt_dinode_flags_allowed(&g, 132, XFMT_S_IFREG | 0644) & dir_only, 0);
+	assert_int_equal(xfmt_dinode_flags_allowed(&g, 138, XFMT_S_IFLNK | 0777) &
+			 (XFS_DIFLAG_REALTIME | XFS_DIFLAG_NEWRTBM), 0);
+	/* NEWRTBM: judged only where the superblock names the bitmap inode */
+	assert_true(xfmt_dinode_flags_allowed(&g, 132, XFMT_S_IFREG) & XFS_DIFLAG_NEWRTBM);
+	g.rbmino = 129;
+	assert_true(xfmt_dinode_flags_allowed(&g, 129, XFMT_S_IFREG) & XFS_DIFLAG_NEWRTBM);
+	assert_false(xfmt_dinode_flags_allowed(&g, 132, XFMT_S_IFREG) & XFS_DIFLAG_NEWRTBM);
+	g.rbmino = XFS_NULLFSINO;
+	assert_true(xfmt_dinode_flags_allowed(&g, 132, XFMT_S_IFREG) & XFS_DIFLAG_NEWRTBM);
+	/* a free inode's flags are not judged */
+	assert_int_equal(xfmt_dinode_flags_allowed(&g, 142, 0), XFS_DIFLAG_ANY);
+}
+
 /* Bits the verifier refuses, then sanitised and resealed: every fixture
  * verifies clean again, and the bits the file legitimately had stay. */
 static void test_sanitize_flags(void **state)
@@ -468,7 +491,7 @@ static void test_sanitize_flags(void **state)
 			xfmt_put_be64(buf + 120, d0.flags2 | 0x100u);
 		assert_int_equal(xfmt_dinode_decode(buf, in->len, in->g, &d), 0);
 		assert_true(xfmt_dinode_verify(buf, in->len, in->g, in->ino, &d, &s) != 0);
-		assert_true(xfmt_dinode_sanitize_flags(buf, in->g, &d));
+		assert_true(xfmt_dinode_sanitize_flags(buf, in->g, in->ino, &d));
 		xfmt_dinode_seal(buf, in->g, in->ino, 0);
 		assert_int_equal(xfmt_dinode_decode(buf, in->len, in->g, &d), 0);
 		r.n = 0;
@@ -478,7 +501,7 @@ static void test_sanitize_flags(void **state)
 		assert_int_equal(d.flags2, d0.flags2);
 		/* a clean inode is left as it is */
 		memcpy(buf, in->buf, in->len);
-		assert_false(xfmt_dinode_sanitize_flags(buf, in->g, &d0));
+		assert_false(xfmt_dinode_sanitize_flags(buf, in->g, in->ino, &d0));
 		assert_memory_equal(buf, in->buf, in->len);
 	}
 }
@@ -855,6 +878,7 @@ int main(void)
 		cmocka_unit_test(test_field_table_matches_xfs_db),
 		cmocka_unit_test(test_real_inodes_verify_clean),
 		cmocka_unit_test(test_sanitize_flags),
+		cmocka_unit_test(test_flags_by_mode_and_number),
 		cmocka_unit_test(test_new_encode),
 		cmocka_unit_test(test_header_checks),
 		cmocka_unit_test(test_free_inode_gets_header_checks_only),
