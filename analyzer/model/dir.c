@@ -241,6 +241,19 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 				*complete = false;
 		}
 	}
+	/* A directory past one block is found by its leaf or node blocks (the
+	 * kernel looks names up there): without any, it cannot be read. */
+	if (verify && !rc && ex.complete && ex.n && !block_form &&
+	    ex.v[ex.n - 1].startoff + ex.v[ex.n - 1].blockcount <= leaf_da) {
+		uint64_t blocks = 0;
+
+		for (size_t i = 0; i < ex.n; i++)
+			blocks += ex.v[i].blockcount;
+		verify->loc.has = XPROB_HAS_INO;
+		verify->loc.ino = dir->ino;
+		verify->loc.what = "directory";
+		xprob_emit_obs(&verify->sink, XP_dirNoLeaf, NULL, 0, blocks / per);
+	}
 	free(blk);
 	xa_extents_release(&ex);
 	xa_u64set_release(&seen);
