@@ -365,6 +365,44 @@ static unsigned verify_times(const struct xfmt_dinode *d, const struct xprob_sin
 	return n;
 }
 
+/*
+ * The rules the kernel's inode verifier applies whatever the mode: a free
+ * inode breaking one is refused when the kernel reads it back to allocate
+ * it (V4 always reads it), and xfs_repair rewrites it.
+ */
+static unsigned verify_free(const struct xfmt_geom *g, const struct xfmt_dinode *d,
+			    const struct xprob_sink *sink)
+{
+	unsigned n = 0;
+
+#define BAD_FREE(field, off, val) \
+	(n += (unsigned)xprob_emit_obs(sink, XP_inoFreeBadCore, (field), (off), (val)))
+	if (d->size & (1ull << 63))
+		BAD_FREE("core.size", DI_SIZE, d->size);
+	if (d->forkoff) {
+		if (d->format == XFS_DINODE_FMT_DEV ? d->forkoff != 1 :
+		    d->format > XFS_DINODE_FMT_BTREE || (size_t)d->forkoff >= d->lit_size / 8)
+			BAD_FREE("core.forkoff", DI_FORKOFF, d->forkoff);
+	} else {
+		if (d->aformat != 0 && d->aformat != XFS_DINODE_FMT_EXTENTS)
+			BAD_FREE("core.aformat", DI_AFORMAT, d->aformat);
+		if (d->anextents)
+			BAD_FREE("core.naextents", d->nrext64 ? DI_NEXTENTS : DI_ANEXTENTS,
+				 d->anextents);
+	}
+	/* a hint flag needs a file or directory; sizes within bounds */
+	if ((d->flags & (XFS_DIFLAG_EXTSIZE | XFS_DIFLAG_EXTSZINHERIT)) ||
+	    d->extsize > MAX_BMBT_EXTLEN ||
+	    (!(d->flags & XFS_DIFLAG_REALTIME) && d->extsize > g->agblocks / 2))
+		BAD_FREE("core.extsize", DI_EXTSIZE, d->extsize);
+	if (d->version >= 3 &&
+	    ((d->flags2 & (XFS_DIFLAG2_REFLINK | XFS_DIFLAG2_COWEXTSIZE)) ||
+	     (d->bigtime && !xfmt_geom_has_bigtime(g))))
+		BAD_FREE("v3.flags2", DI_FLAGS2, d->flags2);
+#undef BAD_FREE
+	return n;
+}
+
 unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
 			    uint64_t ino, const struct xfmt_dinode *d,
 			    const struct xprob_sink *sink)
@@ -408,7 +446,7 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 					      DI_NEXT_UNLINKED, agino);
 
 	if (!xfmt_dinode_in_use(d))
-		return n;
+		return n + verify_free(g, d, sink);
 
 	if (d->version >= 2 && d->onlink != 0)
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadOnlink, "core.onlink", DI_ONLINK,

@@ -138,6 +138,11 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 		v->clear = true;
 		return;
 	}
+	/* A free inode the kernel would refuse to reuse: written free anew. */
+	if (f->p.code == XP_inoFreeBadCore) {
+		v->clear = true;
+		return;
+	}
 	/* A warning, but xfs_repair rewrites it too (its "bad v3_pad"). */
 	if (f->p.code == XP_inoNonzeroPad) {
 		v->zero_pads = true;
@@ -195,7 +200,11 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	v->clear = true;
 }
 
-static int clear_inode(struct xr_rp *rp, uint64_t ino, const struct ino_fi *grp, size_t n)
+/* Write ino free anew.  An inode that was free already (was_free: its
+ * slot held garbage) loses nothing: it is not counted as cleared, and no
+ * later phase takes it for a file to bring back. */
+static int clear_inode(struct xr_rp *rp, uint64_t ino, const struct ino_fi *grp, size_t n,
+		       bool was_free)
 {
 	const struct xfmt_geom *g = &rp->ctx->geom;
 	uint8_t *buf = malloc(g->inodesize);
@@ -208,18 +217,22 @@ static int clear_inode(struct xr_rp *rp, uint64_t ino, const struct ino_fi *grp,
 	rc = xr_plan_read(rp->plan, rp->ctx, xfmt_geom_ino_byte(g, ino), buf, g->inodesize);
 	if (!rc && xfmt_dinode_decode(buf, g->inodesize, g, &d) == 0 && d.magic == XFS_DINODE_MAGIC)
 		gen = d.gen;
-	action = xr_plan_action(rp->plan, "clear-inode", xfmt_geom_ino_agno(g, ino), ino,
-				"inode %" PRIu64 " cleared (%zu findings), its blocks released", ino, n);
+	action = was_free
+		? xr_plan_action(rp->plan, "clear-inode", xfmt_geom_ino_agno(g, ino), ino,
+				 "free inode %" PRIu64 " written free anew (%zu findings)", ino, n)
+		: xr_plan_action(rp->plan, "clear-inode", xfmt_geom_ino_agno(g, ino), ino,
+				 "inode %" PRIu64 " cleared (%zu findings), its blocks released",
+				 ino, n);
 	rc = action < 0 ? action : 0;
 	if (!rc) {
 		xfmt_dinode_free_encode(buf, g, ino, gen + 1, rp->env.lsn);
 		rc = rp_write_inode(rp, action, ino, buf);
 	}
-	if (!rc && xa_u64set_add(&rp->cleared, ino) < 0)
+	if (!rc && !was_free && xa_u64set_add(&rp->cleared, ino) < 0)
 		rc = XERR_NOMEM;
 	for (size_t i = 0; !rc && i < n; i++)
 		rc = rp_answer(rp, action, grp[i].fi);
-	if (!rc) {
+	if (!rc && !was_free) {
 		rp_need_rebuild(rp, xfmt_geom_ino_agno(g, ino));
 		rp->sum->inodes_cleared++;
 	}
@@ -312,7 +325,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	if (xfmt_dinode_decode(buf, g->inodesize, g, &d) != 0 || d.magic != XFS_DINODE_MAGIC) {
 		/* not an inode after all: nothing to mend, clear it */
 		free(buf);
-		return clear_inode(rp, ino, grp, n);
+		return clear_inode(rp, ino, grp, n, !xa_irec_find(ctx, ino));
 	}
 	action = xr_plan_action(rp->plan, "fix-inode", xfmt_geom_ino_agno(g, ino), ino,
 				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s", ino,
@@ -439,7 +452,7 @@ int rp_plan_inodes(struct xr_rp *rp)
 		if (!xfmt_geom_ino_valid(&ctx->geom, v[i].ino))
 			;  /* a number no inode has: nothing to write */
 		else if (vd.clear)
-			rc = clear_inode(rp, v[i].ino, v + i, j - i);
+			rc = clear_inode(rp, v[i].ino, v + i, j - i, !xa_irec_find(ctx, v[i].ino));
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
 			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads ||
 			 vd.fix_flags)

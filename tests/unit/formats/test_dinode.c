@@ -607,16 +607,21 @@ static void test_header_checks(void **state)
 	assert_int_equal(corrupt("v4root", e_byte_in_fork, false, NULL, &r), 0);
 }
 
+/* What a free inode may hold: the kernel ignores its format, flags and
+ * flags2 bits until it is allocated again. */
 static void e_free_garbage(uint8_t *b)
 {
 	b[5] = 9;                             /* format */
-	xfmt_put_be64(b + 56, 1ull << 63);    /* size */
-	b[82] = 200;                          /* forkoff */
 	xfmt_put_be16(b + 90, 0x8000);        /* flags */
 	xfmt_put_be64(b + 120, 0xFF00);       /* flags2 */
 }
 
-static void test_free_inode_gets_header_checks_only(void **state)
+/* What it may not: the kernel's verifier refuses these whatever the mode. */
+static void e_free_size(uint8_t *b) { xfmt_put_be64(b + 56, 1ull << 63); }
+static void e_free_naextents(uint8_t *b) { xfmt_put_be16(b + 80, 16384); }
+static void e_free_forkoff(uint8_t *b) { b[5] = 9; b[82] = 20; }
+
+static void test_free_inode_checks(void **state)
 {
 	struct bt_rec r;
 
@@ -628,6 +633,12 @@ static void test_free_inode_gets_header_checks_only(void **state)
 	expect_only(&r, XP_inoBadInumber, NULL);
 	assert_int_equal(corrupt("free", e_magic, true, NULL, &r), 1);
 	expect_only(&r, XP_inoBadMagic, NULL);
+	assert_int_equal(corrupt("free", e_free_size, true, NULL, &r), 1);
+	expect_only(&r, XP_inoFreeBadCore, "core.size");
+	assert_int_equal(corrupt("free", e_free_naextents, true, NULL, &r), 1);
+	expect_only(&r, XP_inoFreeBadCore, "core.naextents");
+	assert_int_equal(corrupt("free", e_free_forkoff, true, NULL, &r), 1);
+	expect_only(&r, XP_inoFreeBadCore, "core.forkoff");
 }
 
 static void e_mode_type(uint8_t *b) { xfmt_put_be16(b + 2, 0170644); }
@@ -881,7 +892,7 @@ int main(void)
 		cmocka_unit_test(test_flags_by_mode_and_number),
 		cmocka_unit_test(test_new_encode),
 		cmocka_unit_test(test_header_checks),
-		cmocka_unit_test(test_free_inode_gets_header_checks_only),
+		cmocka_unit_test(test_free_inode_checks),
 		cmocka_unit_test(test_format_and_fork_checks),
 		cmocka_unit_test(test_size_count_link_checks),
 		cmocka_unit_test(test_flag_checks),
