@@ -211,7 +211,11 @@ static const char *ag_blocked_compute(struct xr_rp *rp, uint32_t agno)
 		const struct xa_finding *f = &ctx->findings.items[i];
 
 		/* Counts and finobt disagreement do not matter (free masks are
-		 * taken from the inode cores); where a chunk is, does. */
+		 * taken from the inode cores); where a chunk is, does, but only
+		 * as the inode btree says it: the chunks come from there, and a
+		 * damaged free inode btree is rebuilt from them. */
+		if (f->what && !strcmp(f->what, "finobt"))
+			continue;
 		if ((f->p.code == XP_ichunkMisaligned || f->p.code == XP_ichunkOutsideAg ||
 		     f->p.code == XP_ichunkOverlapsMetadata || f->p.code == XP_ichunkBadHolemask) &&
 		    (f->p.has & XPROB_HAS_AG) && f->p.agno == agno)

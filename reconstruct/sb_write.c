@@ -25,7 +25,9 @@
  * Is ino an in-use regular file?  mkfs allocates the root directory, then the
  * realtime bitmap, then the realtime summary inode, consecutively; a
  * secondary superblock written by mkfs leaves the latter two null, so a
- * primary rebuilt from it finds them there.  *ok is set only on a yes.
+ * primary rebuilt from it finds them there, and a damaged pointer to
+ * elsewhere is put back there (sbSysInoMisplaced).  *ok is set only on a
+ * yes.
  */
 static int is_regular_inode(const struct xr_env *env, uint64_t ino, bool *ok)
 {
@@ -82,7 +84,7 @@ int xr_sb_primary(const struct xr_env *env, const struct xr_sb_counts *c,
 		out->rootino = c->rootino;
 	if (c->rbmino)
 		out->rbmino = c->rbmino;
-	else if (out->rbmino == XFS_NULLFSINO && out->rootino != XFS_NULLFSINO) {
+	else if (out->rbmino != out->rootino + 1 && out->rootino != XFS_NULLFSINO) {
 		rc = is_regular_inode(env, out->rootino + 1, &ok);
 		if (rc)
 			return rc;
@@ -91,7 +93,7 @@ int xr_sb_primary(const struct xr_env *env, const struct xr_sb_counts *c,
 	}
 	if (c->rsumino)
 		out->rsumino = c->rsumino;
-	else if (out->rsumino == XFS_NULLFSINO && out->rootino != XFS_NULLFSINO) {
+	else if (out->rsumino != out->rootino + 2 && out->rootino != XFS_NULLFSINO) {
 		rc = is_regular_inode(env, out->rootino + 2, &ok);
 		if (rc)
 			return rc;

@@ -220,6 +220,41 @@ static int ags_alloc(struct xa_ctx *ctx)
 	return 0;
 }
 
+/*
+ * A feature word of the primary holding unknown bits is garbage (a feature
+ * it cannot have): the first secondary of the same geometry whose word is
+ * clean says what it was, as xfs_repair takes the whole superblock from a
+ * secondary then.  ctx->sb, which the repair writes, gets that word; the
+ * finding on the primary stays.
+ */
+static void take_feature_words(struct xa_ctx *ctx)
+{
+	unsigned bad = xfmt_sb_unknown_feature_words(&ctx->sb);
+	uint32_t tries = ctx->sb.agcount < 8 ? ctx->sb.agcount : 8;
+
+	for (uint32_t a = 1; bad && a < tries; a++) {
+		struct xfmt_sb sec;
+		uint64_t off = ((uint64_t)a * ctx->sb.agblocks) << ctx->sb.blocklog;
+
+		if (sb_read(ctx, off, a, &sec, false) != 0 || !sb_same_geometry(&sec, &ctx->sb) ||
+		    (xfmt_sb_unknown_feature_words(&sec) & bad))
+			continue;
+		if (bad & XFMT_SB_WORD_FEATURES2) {
+			ctx->sb.features2 = sec.features2;
+			ctx->sb.bad_features2 = sec.features2;
+		}
+		if (bad & XFMT_SB_WORD_COMPAT)
+			ctx->sb.features_compat = sec.features_compat;
+		if (bad & XFMT_SB_WORD_RO_COMPAT)
+			ctx->sb.features_ro_compat = sec.features_ro_compat;
+		if (bad & XFMT_SB_WORD_INCOMPAT)
+			ctx->sb.features_incompat = sec.features_incompat;
+		if (bad & XFMT_SB_WORD_LOG_INCOMPAT)
+			ctx->sb.features_log_incompat = sec.features_log_incompat;
+		return;
+	}
+}
+
 int xa_pass_superblocks(struct xa_ctx *ctx)
 {
 	struct xfmt_sb primary, chosen;
@@ -289,6 +324,8 @@ int xa_pass_superblocks(struct xa_ctx *ctx)
 	}
 
 	ctx->sb = chosen;
+	if (ctx->geom_source == XA_GEOM_PRIMARY)
+		take_feature_words(ctx);
 	if (ctx->geom_source == XA_GEOM_VOTE) {
 		/* The secondary carries no counters or root inode of its own
 		 * worth trusting; keep the primary's where it was readable. */
@@ -299,6 +336,22 @@ int xa_pass_superblocks(struct xa_ctx *ctx)
 			ctx->sb.ifree = primary.ifree;
 			ctx->sb.fdblocks = primary.fdblocks;
 		}
+	}
+	/* The realtime bitmap and summary inodes are the two after the root
+	 * (mkfs puts them there; sbSysInoMisplaced says where the primary
+	 * points instead): every later pass judges against where they are. */
+	if (ctx->sb.rootino != XFS_NULLFSINO && ctx->sb.rootino != 0 &&
+	    ctx->sb.rbmino != XFS_NULLFSINO && ctx->sb.rsumino != XFS_NULLFSINO) {
+		bool bm_ok = ctx->sb.rbmino == ctx->sb.rootino + 1;
+		bool sum_ok = ctx->sb.rsumino == ctx->sb.rootino + 2;
+		bool paired = ctx->sb.rbmino + 1 == ctx->sb.rsumino;
+
+		/* (as the verifier judges: a pair that follows each other
+		 * away from the root leaves the root in doubt instead) */
+		if (!bm_ok && (sum_ok || !paired))
+			ctx->sb.rbmino = ctx->sb.rootino + 1;
+		if (!sum_ok && (bm_ok || !paired))
+			ctx->sb.rsumino = ctx->sb.rootino + 2;
 	}
 	if (xfmt_geom_from_sb(&ctx->sb, &ctx->geom) != 0) {
 		ctx->geom_source = XA_GEOM_NONE;
