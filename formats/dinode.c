@@ -319,6 +319,8 @@ static unsigned verify_v3_flags(const uint8_t *buf, const struct xfmt_geom *g,
 		BAD_FLAGS2();
 	if (d->bigtime && !xfmt_geom_has_bigtime(g))
 		BAD_FLAGS2();
+	if ((d->flags2 & XFS_DIFLAG2_DAX) && type != XFMT_S_IFREG && type != XFMT_S_IFDIR)
+		BAD_FLAGS2();
 	if (d->nrext64 && !xfmt_geom_has_nrext64(g))
 		BAD_FLAGS2();
 #undef BAD_FLAGS2
@@ -453,6 +455,10 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 					      d->onlink);
 	if (d->size & (1ull << 63))
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadSize, "core.size", DI_SIZE, d->size);
+	/* A device, FIFO or socket holds no data: its size is 0. */
+	if ((type == XFMT_S_IFCHR || type == XFMT_S_IFBLK || type == XFMT_S_IFIFO ||
+	     type == XFMT_S_IFSOCK) && d->size != 0)
+		n += (unsigned)xprob_emit_val(sink, XP_inoBadSize, "core.size", DI_SIZE, 0, d->size);
 	/* Empty directories and symlinks exist only while being freed. */
 	if ((type == XFMT_S_IFDIR || type == XFMT_S_IFLNK) && d->size == 0 &&
 	    (d->version > 1 ? d->nlink : d->onlink) != 0)

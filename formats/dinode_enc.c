@@ -130,6 +130,35 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_
 	return changed;
 }
 
+bool xfmt_dinode_fix_times(uint8_t *buf, const struct xfmt_geom *g, const struct xfmt_dinode *d)
+{
+	/* bigtime: nanoseconds since 1901-12-13T20:45:52Z (2^31 s before 1970) */
+	const uint64_t epoch = 2147483648ull, lo = epoch * 1000000000ull,
+		       hi = (epoch + 4102444800ull) * 1000000000ull;  /* 2100-01-01 */
+	size_t offs[4] = { DI_ATIME, DI_MTIME, DI_CTIME, DI_CRTIME };
+	unsigned n = d->version >= 3 ? 4 : 3;
+	bool plausible = d->version >= 3 && xfmt_geom_has_bigtime(g) && !d->bigtime, changed = false;
+
+	if (d->bigtime)
+		return false;
+	for (unsigned i = 0; i < n && plausible; i++) {
+		uint64_t v = xfmt_get_be64(buf + offs[i]);
+
+		plausible = v >= lo && v < hi;
+	}
+	if (plausible) {
+		xfmt_put_be64(buf + DI_FLAGS2, d->flags2 | XFS_DIFLAG2_BIGTIME);
+		return true;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		if (xfmt_get_be32(buf + offs[i] + 4) >= 1000000000u) {
+			xfmt_put_be32(buf + offs[i] + 4, 0);
+			changed = true;
+		}
+	}
+	return changed;
+}
+
 void xfmt_dinode_zero_pads(uint8_t *buf, const struct xfmt_dinode *d)
 {
 	if (d->version < 3)

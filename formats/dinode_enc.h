@@ -75,6 +75,15 @@ void xfmt_dinode_tidy_kept_core(uint8_t *buf, const struct xfmt_geom *g, uint64_
  * inoNonzeroPad reports): di_v3_pad, or nrext64_pad under NREXT64, and
  * di_pad2.  Nothing on older cores.
  */
+/*
+ * Legacy timestamps with nanoseconds over 999999999 (inoBadTimestamp).  On
+ * a bigtime filesystem where every stamp of the inode reads as a date from
+ * 1970 to 2100 in the bigtime encoding, the inode's bigtime flag is what was
+ * lost, and it is set back; otherwise the bad nanoseconds are zeroed, as
+ * xfs_repair does.  Returns whether anything changed; the caller seals.
+ */
+bool xfmt_dinode_fix_times(uint8_t *buf, const struct xfmt_geom *g, const struct xfmt_dinode *d);
+
 void xfmt_dinode_zero_pads(uint8_t *buf, const struct xfmt_dinode *d);
 
 /*

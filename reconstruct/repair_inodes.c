@@ -116,6 +116,9 @@ struct verdict {
 	bool     set_reflink;    /* shares blocks: the reflink flag is set */
 	bool     zero_pads;      /* padding the kernel writes as zero is not */
 	bool     fix_flags;      /* flag bits or hints the verifier refuses */
+	bool     fix_times;      /* legacy nanoseconds out of range */
+	bool     tidy_core;      /* version byte or di_onlink the verifier refuses */
+	bool     zero_size;      /* a device, FIFO or socket with a size */
 };
 
 static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict *v)
@@ -136,6 +139,26 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	 * nothing names it, so it is freed, as the kernel would have. */
 	if (f->p.code == XP_nsUnlinkedOpen) {
 		v->clear = true;
+		return;
+	}
+	/* Fields of the core xfs_repair resets and keeps the file. */
+	if (f->p.code == XP_inoBadTimestamp) {
+		v->fix_times = true;
+		return;
+	}
+	if (f->p.code == XP_inoBadOnlink || f->p.code == XP_inoBadVersion) {
+		v->tidy_core = true;
+		return;
+	}
+	if (f->p.code == XP_inoBadSize && (f->p.has & XPROB_HAS_EXPECTED) && f->p.expected == 0) {
+		v->zero_size = true;
+		return;
+	}
+	/* An attribute fork whose format or count is impossible: the fork
+	 * goes, the file stays (its data fork is sound). */
+	if ((f->p.code == XP_inoBadFormat || f->p.code == XP_inoBadNextents) && f->p.field &&
+	    (!strcmp(f->p.field, "core.aformat") || !strcmp(f->p.field, "core.naextents"))) {
+		v->drop_attr = true;
 		return;
 	}
 	/* A free inode the kernel would refuse to reuse: written free anew. */
@@ -328,8 +351,11 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		return clear_inode(rp, ino, grp, n, !xa_irec_find(ctx, ino));
 	}
 	action = xr_plan_action(rp->plan, "fix-inode", xfmt_geom_ino_agno(g, ino), ino,
-				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s", ino,
+				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
 				v->fix_flags ? " invalid flag bits and size hints cleared;" : "",
+				v->fix_times ? " timestamps mended;" : "",
+				v->tidy_core ? " version and onlink set as the filesystem writes them;" : "",
+				v->zero_size ? " size set to 0;" : "",
 				v->drop_attr ? " damaged attribute fork emptied;" : "",
 				v->set_nblocks ? " block count recomputed;" : "",
 				v->set_nlink ? " link count set to its names;" : "",
@@ -364,16 +390,25 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		xfmt_dinode_put_flags2(buf, d.flags2 | XFS_DIFLAG2_REFLINK);
 	if (v->zero_pads)
 		xfmt_dinode_zero_pads(buf, &d);
-	if (v->fix_flags) {
+	if (v->fix_flags || v->fix_times || v->tidy_core) {
 		struct xfmt_dinode now;
 
 		/* the flags as the edits above left them (reflink set) */
-		if (xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0)
-			xfmt_dinode_sanitize_flags(buf, g, ino, &now);
+		if (xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0) {
+			if (v->tidy_core)
+				xfmt_dinode_tidy_kept_core(buf, g, ino, &now);
+			else if (v->fix_flags)
+				xfmt_dinode_sanitize_flags(buf, g, ino, &now);
+			if (v->fix_times && xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0)
+				xfmt_dinode_fix_times(buf, g, &now);
+		}
 	}
+	if (v->zero_size)
+		xfmt_dinode_put_size(buf, 0);
 	/* Only block checksums to fix: the inode itself stays as it is. */
 	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
-	    v->fix_magic || v->set_reflink || v->zero_pads || v->fix_flags) {
+	    v->fix_magic || v->set_reflink || v->zero_pads || v->fix_flags || v->fix_times ||
+	    v->tidy_core || v->zero_size) {
 		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 		rc = rp_write_inode(rp, action, ino, buf);
 	}
@@ -455,7 +490,7 @@ int rp_plan_inodes(struct xr_rp *rp)
 			rc = clear_inode(rp, v[i].ino, v + i, j - i, !xa_irec_find(ctx, v[i].ino));
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
 			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads ||
-			 vd.fix_flags)
+			 vd.fix_flags || vd.fix_times || vd.tidy_core || vd.zero_size)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;
 	}
