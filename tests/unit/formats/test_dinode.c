@@ -470,6 +470,45 @@ static void test_flags_by_mode_and_number(void **state)
 	assert_int_equal(xfmt_dinode_flags_allowed(&g, 142, 0), XFS_DIFLAG_ANY);
 }
 
+/* Stamps read as legacy with nanoseconds over a second: a lost bigtime
+ * flag is set back where every stamp is a plausible bigtime date, else the
+ * nanoseconds are zeroed. */
+static void test_fix_times(void **state)
+{
+	const struct ino *in = &inodes[0];   /* root: a bigtime inode */
+	struct xfmt_geom legacy = bt_geom_v5;
+	uint8_t buf[512];
+	struct xfmt_dinode d;
+	struct bt_rec r;
+	struct xprob_sink s = bt_rec_sink(&r);
+
+	(void)state;
+	decode_ok(in, &d);
+	assert_true(d.bigtime);
+	memcpy(buf, in->buf, in->len);
+	xfmt_put_be64(buf + 120, d.flags2 & ~XFS_DIFLAG2_BIGTIME);
+	xfmt_dinode_seal(buf, in->g, in->ino, 0);
+	assert_int_equal(xfmt_dinode_decode(buf, in->len, in->g, &d), 0);
+	assert_true(xfmt_dinode_verify(buf, in->len, in->g, in->ino, &d, &s) > 0);
+	assert_int_equal(bt_rec_count(&r, XP_inoBadTimestamp, NULL) > 0, 1);
+	assert_true(xfmt_dinode_fix_times(buf, in->g, &d));
+	/* the flag back, every stamp as it was */
+	assert_memory_equal(buf + 120, in->buf + 120, 8);
+	assert_memory_equal(buf + 32, in->buf + 32, 24);
+	assert_memory_equal(buf + 144, in->buf + 144, 8);
+
+	/* without the bigtime feature the nanoseconds go instead */
+	legacy.incompat &= ~0x8u;
+	memcpy(buf, in->buf, in->len);
+	xfmt_put_be64(buf + 120, d.flags2 & ~XFS_DIFLAG2_BIGTIME);
+	assert_int_equal(xfmt_dinode_decode(buf, in->len, &legacy, &d), 0);
+	assert_true(xfmt_dinode_fix_times(buf, &legacy, &d));
+	assert_int_equal(xfmt_dinode_decode(buf, in->len, &legacy, &d), 0);
+	assert_true(d.atime.nsec < 1000000000u && d.mtime.nsec < 1000000000u &&
+		    d.ctime.nsec < 1000000000u && d.crtime.nsec < 1000000000u);
+	assert_false(d.bigtime);
+}
+
 /* Bits the verifier refuses, then sanitised and resealed: every fixture
  * verifies clean again, and the bits the file legitimately had stay. */
 static void test_sanitize_flags(void **state)
@@ -890,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_real_inodes_verify_clean),
 		cmocka_unit_test(test_sanitize_flags),
 		cmocka_unit_test(test_flags_by_mode_and_number),
+		cmocka_unit_test(test_fix_times),
 		cmocka_unit_test(test_new_encode),
 		cmocka_unit_test(test_header_checks),
 		cmocka_unit_test(test_free_inode_checks),
