@@ -436,27 +436,6 @@ static void check_version(struct sbv *v)
 			sb->features2, sb->bad_features2);
 }
 
-unsigned xfmt_sb_unknown_feature_words(const struct xfmt_sb *sb)
-{
-	unsigned w = 0;
-
-	if (xfmt_sb_is_v5(sb)) {
-		if (sb->features2 & ~(V2_OKBITS | XFS_SB_VERSION2_CRCBIT))
-			w |= XFMT_SB_WORD_FEATURES2;
-		if (sb->features_compat)
-			w |= XFMT_SB_WORD_COMPAT;
-		if (sb->features_ro_compat & ~XFS_SB_FEAT_RO_COMPAT_KNOWN)
-			w |= XFMT_SB_WORD_RO_COMPAT;
-		if (sb->features_incompat & ~XFS_SB_FEAT_INCOMPAT_KNOWN)
-			w |= XFMT_SB_WORD_INCOMPAT;
-		if (sb->features_log_incompat & ~XFS_SB_FEAT_INCOMPAT_LOG_KNOWN)
-			w |= XFMT_SB_WORD_LOG_INCOMPAT;
-	} else if ((sb->versionnum & XFS_SB_VERSION_MOREBITSBIT) && (sb->features2 & ~V2_OKBITS)) {
-		w |= XFMT_SB_WORD_FEATURES2;
-	}
-	return w;
-}
-
 /* Report a *log field that disagrees with its (valid) size, or is out of range. */
 static void check_log_field(struct sbv *v, const char *field, uint64_t off,
 			    unsigned observed, bool size_valid, unsigned size_log,

@@ -165,18 +165,6 @@ int xfmt_sb_decode(const uint8_t *buf, size_t len, struct xfmt_sb *out);
  */
 int xfmt_sb_encode(const struct xfmt_sb *sb, uint8_t *buf, size_t len);
 
-/*
- * The feature words of sb holding bits no known feature has (the verifier's
- * sbUnknownFeature and, for features_compat, sbBadFlags), as XFMT_SB_WORD_*
- * bits.
- */
-#define XFMT_SB_WORD_FEATURES2     0x01u
-#define XFMT_SB_WORD_COMPAT        0x02u
-#define XFMT_SB_WORD_RO_COMPAT     0x04u
-#define XFMT_SB_WORD_INCOMPAT      0x08u
-#define XFMT_SB_WORD_LOG_INCOMPAT  0x10u
-unsigned xfmt_sb_unknown_feature_words(const struct xfmt_sb *sb);
-
 /* True if the version nibble says 5 (CRC-enabled metadata). */
 bool xfmt_sb_is_v5(const struct xfmt_sb *sb);
 

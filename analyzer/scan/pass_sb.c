@@ -26,6 +26,7 @@
 #include "analyzer/io/image.h"
 #include "analyzer/scan/passes.h"
 #include "formats/endian.h"
+#include "formats/field.h"
 #include "formats/sb.h"
 
 /* Secondaries compared at most; beyond this the vote uses a sample. */
@@ -220,39 +221,115 @@ static int ags_alloc(struct xa_ctx *ctx)
 	return 0;
 }
 
-/*
- * A feature word of the primary holding unknown bits is garbage (a feature
- * it cannot have): the first secondary of the same geometry whose word is
- * clean says what it was, as xfs_repair takes the whole superblock from a
- * secondary then.  ctx->sb, which the repair writes, gets that word; the
- * finding on the primary stays.
- */
-static void take_feature_words(struct xa_ctx *ctx)
+/* Fields a secondary cannot speak for: the primary's own counters, root
+ * and quota inodes, flags and checksum (the rewrite recomputes or judges
+ * them itself). */
+static bool primary_only_field(const char *name)
 {
-	unsigned bad = xfmt_sb_unknown_feature_words(&ctx->sb);
-	uint32_t tries = ctx->sb.agcount < 8 ? ctx->sb.agcount : 8;
+	static const char *const own[] = {
+		"crc", "icount", "ifree", "fdblocks", "frextents", "rootino", "rbmino",
+		"rsumino", "uquotino", "gquotino", "pquotino", "qflags", "flags",
+		"inprogress", "lsn", "shared_vn", "magicnum",
+	};
 
-	for (uint32_t a = 1; bad && a < tries; a++) {
-		struct xfmt_sb sec;
-		uint64_t off = ((uint64_t)a * ctx->sb.agblocks) << ctx->sb.blocklog;
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (!strcmp(name, own[i]))
+			return true;
+	return false;
+}
 
-		if (sb_read(ctx, off, a, &sec, false) != 0 || !sb_same_geometry(&sec, &ctx->sb) ||
-		    (xfmt_sb_unknown_feature_words(&sec) & bad))
+/* The sb fields the verifier faults in sb (encoded in buf), as a bitmap
+ * over xfmt_sb_fields. */
+static uint64_t faulted_fields(const uint8_t *buf, size_t len, const struct xfmt_sb *sb,
+			       bool primary)
+{
+	struct xa_findings scratch;
+	struct xa_loc_sink ls;
+	uint64_t mask = 0;
+
+	xa_findings_init(&scratch);
+	xa_loc_sink_init(&ls, &scratch);
+	if (primary)
+		xfmt_sb_verify(buf, len, sb, &ls.sink);
+	else
+		xfmt_sb_verify_secondary(buf, len, sb, &ls.sink);
+	for (size_t i = 0; i < scratch.count; i++) {
+		const char *f = scratch.items[i].p.field;
+
+		if (!f || xprob_severity_of(scratch.items[i].p.code) != XSEV_ERROR)
 			continue;
-		if (bad & XFMT_SB_WORD_FEATURES2) {
-			ctx->sb.features2 = sec.features2;
-			ctx->sb.bad_features2 = sec.features2;
-		}
-		if (bad & XFMT_SB_WORD_COMPAT)
-			ctx->sb.features_compat = sec.features_compat;
-		if (bad & XFMT_SB_WORD_RO_COMPAT)
-			ctx->sb.features_ro_compat = sec.features_ro_compat;
-		if (bad & XFMT_SB_WORD_INCOMPAT)
-			ctx->sb.features_incompat = sec.features_incompat;
-		if (bad & XFMT_SB_WORD_LOG_INCOMPAT)
-			ctx->sb.features_log_incompat = sec.features_log_incompat;
-		return;
+		for (unsigned k = 0; k < 64 && xfmt_sb_fields[k].name; k++)
+			if (!strcmp(xfmt_sb_fields[k].name, f))
+				mask |= 1ull << k;
 	}
+	xa_findings_release(&scratch);
+	return mask;
+}
+
+/*
+ * A field of the primary the verifier faults, that is no count or pointer
+ * of the primary's own (realtime geometry, log sector size, inode
+ * alignment, a feature word with bits no feature has...), has its truth in
+ * the secondaries, which mkfs and growfs write alike: the first secondary
+ * of the same size and AG layout whose own copy of the field is sound gives
+ * it, where the primary's fault then goes away (xfs_repair takes the whole
+ * superblock from a secondary then).  ctx->sb, which every later pass
+ * reads and the repair writes, gets those fields; the findings on the
+ * primary stay.
+ */
+static void mend_from_secondary(struct xa_ctx *ctx)
+{
+	size_t len = ctx->sb.sectsize >= XFS_BB_SIZE && ctx->sb.sectsize <= 32768 ?
+		     ctx->sb.sectsize : XFS_BB_SIZE;
+	uint32_t tries = ctx->sb.agcount < 8 ? ctx->sb.agcount : 8;
+	uint8_t *pbuf, *sbuf;
+	uint64_t bad;
+
+	pbuf = calloc(2, len);
+	if (!pbuf)
+		return;
+	sbuf = pbuf + len;
+	if (xfmt_sb_encode(&ctx->sb, pbuf, len) != 0)
+		goto out;
+	bad = faulted_fields(pbuf, len, &ctx->sb, true);
+	for (unsigned k = 0; k < 64 && xfmt_sb_fields[k].name; k++)
+		if (primary_only_field(xfmt_sb_fields[k].name) || xfmt_sb_fields[k].kind == XFK_BIT)
+			bad &= ~(1ull << k);
+	for (uint32_t a = 1; bad && a < tries; a++) {
+		uint64_t off = ((uint64_t)a * ctx->sb.agblocks) << ctx->sb.blocklog, take, still;
+		struct xfmt_sb sec, cand;
+
+		if (ctx->sb.blocklog > 16 || sb_read(ctx, off, a, &sec, false) != 0 ||
+		    sec.blocksize != ctx->sb.blocksize || sec.agblocks != ctx->sb.agblocks ||
+		    sec.agcount != ctx->sb.agcount || sec.dblocks != ctx->sb.dblocks ||
+		    xfmt_sb_encode(&sec, sbuf, len) != 0)
+			continue;
+		take = bad & ~faulted_fields(sbuf, len, &sec, false);
+		if (!take)
+			continue;
+		for (unsigned k = 0; k < 64 && xfmt_sb_fields[k].name; k++)
+			if (take & (1ull << k))
+				memcpy(pbuf + xfmt_sb_fields[k].off, sbuf + xfmt_sb_fields[k].off,
+				       xfmt_sb_fields[k].size);
+		if (xfmt_sb_decode(pbuf, len, &cand) != 0 || xfmt_sb_encode(&cand, pbuf, len) != 0)
+			break;
+		/* keep what the primary's verifier now accepts, put back the rest */
+		still = faulted_fields(pbuf, len, &cand, true) & take;
+		if (xfmt_sb_encode(&ctx->sb, sbuf, len) != 0)
+			break;
+		for (unsigned k = 0; k < 64 && xfmt_sb_fields[k].name; k++)
+			if (still & (1ull << k))
+				memcpy(pbuf + xfmt_sb_fields[k].off, sbuf + xfmt_sb_fields[k].off,
+				       xfmt_sb_fields[k].size);
+		if (xfmt_sb_decode(pbuf, len, &cand) != 0)
+			break;
+		ctx->sb = cand;
+		bad &= ~(take & ~still);
+		if (xfmt_sb_encode(&ctx->sb, pbuf, len) != 0)
+			break;
+	}
+out:
+	free(pbuf);
 }
 
 int xa_pass_superblocks(struct xa_ctx *ctx)
@@ -325,7 +402,7 @@ int xa_pass_superblocks(struct xa_ctx *ctx)
 
 	ctx->sb = chosen;
 	if (ctx->geom_source == XA_GEOM_PRIMARY)
-		take_feature_words(ctx);
+		mend_from_secondary(ctx);
 	if (ctx->geom_source == XA_GEOM_VOTE) {
 		/* The secondary carries no counters or root inode of its own
 		 * worth trusting; keep the primary's where it was readable. */
