@@ -208,9 +208,10 @@ static unsigned verify_fork(const uint8_t *buf, const struct xfmt_dinode *d, int
 	case XFS_DINODE_FMT_LOCAL:
 		if (data && type == XFMT_S_IFREG)
 			fmt_bad = true;
+		/* (expected 0: the count alone is wrong, the fork is not) */
 		if (nexts)
-			n += (unsigned)xprob_emit_obs(sink, XP_inoBadNextents, cnt_name,
-						      cnt_off, nexts);
+			n += (unsigned)xprob_emit_val(sink, XP_inoBadNextents, cnt_name,
+						      cnt_off, 0, nexts);
 		break;
 	case XFS_DINODE_FMT_EXTENTS:
 		if (nexts > maxext)
@@ -464,10 +465,19 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 	    (d->version > 1 ? d->nlink : d->onlink) != 0)
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadSize, "core.size", DI_SIZE, 0);
 
-	/* nextents may be a hostile 64-bit value: saturate the sum. */
-	nexts = d->nextents + d->anextents;
-	if (nexts < d->nextents)
-		nexts = UINT64_MAX;
+	/* Extents only an extent list or a btree counts (a count beside a
+	 * device number or inline data is the count's own fault); nextents may
+	 * be a hostile 64-bit value: saturate the sum. */
+	{
+		uint64_t dn = d->format == XFS_DINODE_FMT_EXTENTS ||
+			      d->format == XFS_DINODE_FMT_BTREE ? d->nextents : 0;
+		uint64_t an = !d->forkoff || d->aformat == XFS_DINODE_FMT_EXTENTS ||
+			      d->aformat == XFS_DINODE_FMT_BTREE ? d->anextents : 0;
+
+		nexts = dn + an;
+		if (nexts < dn)
+			nexts = UINT64_MAX;
+	}
 	if (nexts > d->nblocks)
 		n += (unsigned)xprob_emit_val(sink, XP_inoBadNblocks, "core.nblocks",
 					      DI_NBLOCKS, nexts, d->nblocks);
@@ -497,6 +507,10 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 	} else if (d->format != XFS_DINODE_FMT_DEV) {
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadFormat, "core.format", DI_FORMAT,
 					      d->format);
+	} else if (d->nextents) {
+		n += (unsigned)xprob_emit_val(sink, XP_inoBadNextents, "core.nextents",
+					      d->nrext64 ? DI_BIG_NEXTENTS : DI_NEXTENTS, 0,
+					      d->nextents);
 	}
 
 	if (d->forkoff) {

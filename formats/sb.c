@@ -709,6 +709,11 @@ static void check_inodes(struct sbv *v, const struct xfmt_geom *g)
 		/* A fresh mkfs writes 0, the kernel later writes null: both mean none. */
 		if (qv[i] == 0 || qv[i] == XFS_NULLFSINO)
 			continue;
+		/* Only the primary names quota inodes (xfs_repair nulls a copy's). */
+		if (!v->primary) {
+			sbv_obs(v, XP_sbCopyQuotaIno, quota[i].name, quota[i].off, qv[i]);
+			continue;
+		}
 		if (!xfmt_sb_ino_usable(g, qv[i]))
 			sbv_obs(v, XP_sbBadQuotaIno, quota[i].name, quota[i].off, qv[i]);
 	}

@@ -119,6 +119,8 @@ struct verdict {
 	bool     fix_times;      /* legacy nanoseconds out of range */
 	bool     tidy_core;      /* version byte or di_onlink the verifier refuses */
 	bool     zero_size;      /* a device, FIFO or socket with a size */
+	bool     zero_nextents;  /* an extent count beside a device or inline data */
+	bool     zero_anextents; /* an attr extent count beside inline attributes */
 };
 
 static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict *v)
@@ -152,6 +154,14 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	}
 	if (f->p.code == XP_inoBadSize && (f->p.has & XPROB_HAS_EXPECTED) && f->p.expected == 0) {
 		v->zero_size = true;
+		return;
+	}
+	if (f->p.code == XP_inoBadNextents && f->p.field && (f->p.has & XPROB_HAS_EXPECTED) &&
+	    f->p.expected == 0) {
+		if (!strcmp(f->p.field, "core.nextents"))
+			v->zero_nextents = true;
+		else
+			v->zero_anextents = true;
 		return;
 	}
 	/* An attribute fork whose format or count is impossible: the fork
@@ -351,11 +361,12 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		return clear_inode(rp, ino, grp, n, !xa_irec_find(ctx, ino));
 	}
 	action = xr_plan_action(rp->plan, "fix-inode", xfmt_geom_ino_agno(g, ino), ino,
-				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
+				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
 				v->fix_flags ? " invalid flag bits and size hints cleared;" : "",
 				v->fix_times ? " timestamps mended;" : "",
 				v->tidy_core ? " version and onlink set as the filesystem writes them;" : "",
 				v->zero_size ? " size set to 0;" : "",
+				v->zero_nextents || v->zero_anextents ? " extent count set to 0;" : "",
 				v->drop_attr ? " damaged attribute fork emptied;" : "",
 				v->set_nblocks ? " block count recomputed;" : "",
 				v->set_nlink ? " link count set to its names;" : "",
@@ -405,10 +416,14 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	}
 	if (v->zero_size)
 		xfmt_dinode_put_size(buf, 0);
+	if (v->zero_nextents)
+		xfmt_dinode_put_nextents(buf, &d, 0);
+	if (v->zero_anextents && !v->drop_attr)
+		xfmt_dinode_put_anextents(buf, &d, 0);
 	/* Only block checksums to fix: the inode itself stays as it is. */
 	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
 	    v->fix_magic || v->set_reflink || v->zero_pads || v->fix_flags || v->fix_times ||
-	    v->tidy_core || v->zero_size) {
+	    v->tidy_core || v->zero_size || v->zero_nextents || v->zero_anextents) {
 		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 		rc = rp_write_inode(rp, action, ino, buf);
 	}
@@ -490,7 +505,8 @@ int rp_plan_inodes(struct xr_rp *rp)
 			rc = clear_inode(rp, v[i].ino, v + i, j - i, !xa_irec_find(ctx, v[i].ino));
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
 			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads ||
-			 vd.fix_flags || vd.fix_times || vd.tidy_core || vd.zero_size)
+			 vd.fix_flags || vd.fix_times || vd.tidy_core || vd.zero_size ||
+			 vd.zero_nextents || vd.zero_anextents)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;
 	}

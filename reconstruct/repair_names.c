@@ -154,6 +154,9 @@ static int entry_cb(void *arg, const struct xfmt_dirent *de)
 	int dots = xfmt_dir2_name_dots(de->name, de->namelen);
 	struct ns_ent *e;
 
+	/* a dot entry of another file type: the rewrite writes it right */
+	if (dots && xfmt_geom_has_ftype(&ns->ctx->geom) && de->ftype != XFS_DIR3_FT_DIR)
+		d->rewrite = true;
 	if (dots == 1)
 		return 0;
 	if (dots == 2) {

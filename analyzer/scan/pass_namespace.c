@@ -81,6 +81,10 @@ static int entry_fn(void *arg, const struct xfmt_dirent *de)
 	struct xa_irec *child;
 	int dots = xfmt_dir2_name_dots(de->name, de->namelen);
 
+	/* '.' and '..' name directories: their file type says so. */
+	if (dots && xfmt_geom_has_ftype(&ctx->geom) && de->ftype != XFS_DIR3_FT_DIR)
+		report(st, XP_nsFtypeMismatch, ftype_field(de->ftype), de->offset, XFS_DIR3_FT_DIR,
+		       de->ino, XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
 	if (dots == 1) {
 		if (de->ino != st->dir->ino)
 			report(st, XP_nsBadDot, NULL, de->offset, st->dir->ino, de->ino,
