@@ -465,16 +465,13 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 	    (d->version > 1 ? d->nlink : d->onlink) != 0)
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadSize, "core.size", DI_SIZE, 0);
 
-	/* Extents only an extent list or a btree counts (a count beside a
-	 * device number or inline data is the count's own fault); nextents may
-	 * be a hostile 64-bit value: saturate the sum. */
+	/* A device holds no blocks: a count beside its number is the count's
+	 * own fault, not the block count's.  nextents may be a hostile 64-bit
+	 * value: saturate the sum. */
 	{
-		uint64_t dn = d->format == XFS_DINODE_FMT_EXTENTS ||
-			      d->format == XFS_DINODE_FMT_BTREE ? d->nextents : 0;
-		uint64_t an = !d->forkoff || d->aformat == XFS_DINODE_FMT_EXTENTS ||
-			      d->aformat == XFS_DINODE_FMT_BTREE ? d->anextents : 0;
+		uint64_t dn = d->format == XFS_DINODE_FMT_DEV ? 0 : d->nextents;
 
-		nexts = dn + an;
+		nexts = dn + d->anextents;
 		if (nexts < dn)
 			nexts = UINT64_MAX;
 	}

@@ -683,6 +683,7 @@ static void test_free_inode_checks(void **state)
 static void e_mode_type(uint8_t *b) { xfmt_put_be16(b + 2, 0170644); }
 static void e_reg_local(uint8_t *b) { b[5] = XFS_DINODE_FMT_LOCAL; }
 static void e_dev_extents(uint8_t *b) { b[5] = XFS_DINODE_FMT_EXTENTS; }
+static void e_dev_nextents(uint8_t *b) { xfmt_put_be32(b + 76, 7); }
 static void e_format_uuid(uint8_t *b) { b[5] = XFS_DINODE_FMT_UUID; }
 static void e_forkoff42(uint8_t *b) { b[82] = 42; }
 static void e_forkoff41(uint8_t *b) { b[82] = 41; }
@@ -720,6 +721,11 @@ static void test_format_and_fork_checks(void **state)
 	assert_int_equal(bt_rec_count(&r, XP_inoBadNextents, "core.nextents"), 1);
 	assert_int_equal(corrupt("cdev", e_dev_extents, true, NULL, &r), 1);
 	expect_only(&r, XP_inoBadFormat, "core.format");
+	/* a count beside a device number: the count's fault, expected 0 */
+	assert_int_equal(corrupt("cdev", e_dev_nextents, true, NULL, &r), 1);
+	expect_only(&r, XP_inoBadNextents, "core.nextents");
+	assert_int_equal(r.p[0].expected, 0);
+	assert_int_equal(r.p[0].observed, 7);
 	assert_int_equal(corrupt("frag", e_format_uuid, true, NULL, &r), 1);
 	expect_only(&r, XP_inoBadFormat, "core.format");
 	/* forkoff must stay below LITINO / 8 = 42 */
