@@ -18,6 +18,7 @@
 #include "analyzer/model/file.h"
 #include "analyzer/model/u64set.h"
 #include "analyzer/scan/fork_walk.h"
+#include "formats/danode.h"
 #include "formats/dir2_carve.h"
 #include "formats/endian.h"
 
@@ -151,6 +152,150 @@ static void verify_index_block(struct xa_ctx *ctx, const struct xa_inode *dir,
 }
 
 /*
+ * The hash index of a node-form directory, checked across blocks: every
+ * node entry points at a leaf or node block of the index (its "before"),
+ * and its hashval is the last hash of that block, which lookups rely on to
+ * pick the child (xfs_repair: "bad hashval in interior directory block").
+ * Collected while the blocks are verified one by one; entries past a bound
+ * are not collected and the check is skipped (the per-block checks stand).
+ */
+#define DA_INDEX_MAX_ENTS (1u << 20)
+
+struct da_blk {
+	uint32_t     da;
+	uint32_t     lasthash;
+	bool         has_last;
+};
+
+struct da_ent {
+	uint32_t     hashval, before;
+	unsigned     idx;       /* entry number in its node */
+	size_t       node;      /* index into da_index.nodes */
+};
+
+struct da_index {
+	struct da_blk *blks;
+	size_t         nblks, cap_blks;
+	struct da_ent *ents;
+	size_t         nents, cap_ents;
+	struct xa_loc *nodes;   /* where each node block is, for its findings */
+	size_t         nnodes, cap_nodes;
+	bool           overflow;
+};
+
+static bool da_grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	size_t n;
+	void *p;
+
+	if (need <= *cap)
+		return true;
+	n = *cap ? *cap * 2 : 16;
+	while (n < need)
+		n *= 2;
+	p = realloc(*v, n * size);
+	if (!p)
+		return false;
+	*v = p;
+	*cap = n;
+	return true;
+}
+
+/* Record index block blk (fork block da) and, for a node, its entries. */
+static void da_index_add(struct da_index *ix, const struct xfmt_geom *g, const uint8_t *blk,
+			 uint32_t da, const struct xa_loc *loc)
+{
+	uint16_t magic16 = xfmt_get_be16(blk + 8);
+	struct da_blk b = { .da = da };
+
+	if (ix->overflow)
+		return;
+	if (magic16 == XFS_DA3_NODE_MAGIC || magic16 == XFS_DA_NODE_MAGIC) {
+		struct xfmt_da_node_hdr h;
+		unsigned count;
+
+		if (xfmt_da_node_hdr_decode(blk, g->dirblksize, g->v5, &h) != 0)
+			return;
+		count = h.count;
+		if (count > xfmt_da_node_max_ents(g->dirblksize, g->v5))
+			return;  /* daBadCount already; its entries mean nothing */
+		if (ix->nents + count > DA_INDEX_MAX_ENTS ||
+		    !da_grow((void **)&ix->ents, &ix->cap_ents, ix->nents + count, sizeof(*ix->ents)) ||
+		    !da_grow((void **)&ix->nodes, &ix->cap_nodes, ix->nnodes + 1, sizeof(*ix->nodes))) {
+			ix->overflow = true;
+			return;
+		}
+		ix->nodes[ix->nnodes] = *loc;
+		for (unsigned i = 0; i < count; i++) {
+			struct da_ent *e = &ix->ents[ix->nents];
+
+			if (xfmt_da_node_entry(blk, g->dirblksize, g->v5, i, &e->hashval,
+					       &e->before) != 0)
+				break;
+			e->idx = i;
+			e->node = ix->nnodes;
+			ix->nents++;
+			b.lasthash = e->hashval;
+			b.has_last = true;
+		}
+		ix->nnodes++;
+	} else if (magic16 == XFS_DIR3_LEAFN_MAGIC || magic16 == XFS_DIR2_LEAFN_MAGIC) {
+		struct xfmt_dir2_leaf_hdr h;
+		uint32_t addr;
+
+		if (xfmt_dir2_leaf_hdr_decode(blk, g->dirblksize, g->v5, &h) != 0 ||
+		    h.count == 0 || h.count > xfmt_dir2_leaf_max_ents(g))
+			return;
+		b.has_last = xfmt_dir2_leaf_entry(blk, g->dirblksize, g->v5, h.count - 1u,
+						  &b.lasthash, &addr) == 0;
+	} else {
+		return;
+	}
+	if (!da_grow((void **)&ix->blks, &ix->cap_blks, ix->nblks + 1, sizeof(*ix->blks))) {
+		ix->overflow = true;
+		return;
+	}
+	ix->blks[ix->nblks++] = b;
+}
+
+static int cmp_da_blk(const void *x, const void *y)
+{
+	const struct da_blk *a = x, *b = y;
+
+	return a->da < b->da ? -1 : a->da > b->da;
+}
+
+/* The cross-block checks over what da_index_add collected. */
+static void da_index_check(struct da_index *ix, struct xa_loc_sink *verify)
+{
+	if (ix->overflow || !ix->nents)
+		return;
+	qsort(ix->blks, ix->nblks, sizeof(*ix->blks), cmp_da_blk);
+	for (size_t i = 0; i < ix->nents; i++) {
+		const struct da_ent *e = &ix->ents[i];
+		struct da_blk key = { .da = e->before };
+		const struct da_blk *c = bsearch(&key, ix->blks, ix->nblks, sizeof(*ix->blks),
+						 cmp_da_blk);
+
+		verify->loc = ix->nodes[e->node];
+		if (!c)
+			xprob_emit_obs(&verify->sink, XP_daBeforeUnmapped, "before", e->idx,
+				       e->before);
+		else if (c->has_last && c->lasthash != e->hashval)
+			xprob_emit_val(&verify->sink, XP_daNodeHashMismatch, "hashval", e->idx,
+				       c->lasthash, e->hashval);
+	}
+}
+
+static void da_index_release(struct da_index *ix)
+{
+	free(ix->blks);
+	free(ix->ents);
+	free(ix->nodes);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/*
  * A directory is in block form when its data fork ends after exactly one
  * directory block (the kernel's xfs_dir2_isblock).  di_size cannot tell:
  * a leaf-form directory with one data block has the same size.
@@ -172,7 +317,9 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 	const struct xfmt_geom *g = &ctx->geom;
 	uint32_t per = g->dirblksize >> g->blocklog;
 	uint64_t leaf_da = xfmt_dir2_leaf_firstda(g);
+	uint64_t free_da = xfmt_dir2_free_firstda(g);
 	struct xa_u64set seen = { 0 };
+	struct da_index ix = { 0 };
 	bool block_form;
 	struct xa_extents ex;
 	uint8_t *blk;
@@ -214,6 +361,8 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 			}
 			if (da >= leaf_da) {
 				verify_index_block(ctx, dir, verify, blk, da, daddr, r);
+				if (da < free_da)
+					da_index_add(&ix, g, blk, (uint32_t)da, &verify->loc);
 				continue;
 			}
 			if (verify) {
@@ -254,6 +403,10 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 		verify->loc.what = "directory";
 		xprob_emit_obs(&verify->sink, XP_dirNoLeaf, NULL, 0, blocks / per);
 	}
+	/* (only over a complete map: a missing block is its own finding) */
+	if (verify && !rc && ex.complete && *complete)
+		da_index_check(&ix, verify);
+	da_index_release(&ix);
 	free(blk);
 	xa_extents_release(&ex);
 	xa_u64set_release(&seen);
