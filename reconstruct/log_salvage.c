@@ -215,8 +215,16 @@ static int revive_from_copy(struct xr_rp *rp, const struct xa_stale_inode *si, b
 		rc = claim(rp, si->ino, attr, nattr, XA_OWN_ATTR);
 	if (!rc && xa_u64set_add(&rp->new_inodes, si->ino) < 0)
 		rc = XERR_NOMEM;
-	if (!rc && !xa_irec_find(ctx, si->ino))
-		rc = rp_irec_insert(ctx, si->ino, d.mode);
+	if (!rc) {
+		struct xa_irec *r = xa_irec_find(ctx, si->ino);
+
+		/* the mode as revived (the damaged core's may be garbage: the
+		 * namespace writes file types from it) */
+		if (r)
+			r->mode = d.mode;
+		else
+			rc = rp_irec_insert(ctx, si->ino, d.mode);
+	}
 	if (!rc) {
 		struct xr_revived rv = {
 			.ino = si->ino, .mode = d.mode, .source = "log", .lsn = si->lsn,

@@ -1105,8 +1105,16 @@ static int revive_one(struct xr_rp *rp, uint64_t ino, const struct xa_irec *r, b
 	}
 	if (!rc)
 		rc = rp_answer_entries(rp, action, ino);
-	if (!rc && !r)
-		rc = rp_irec_insert(ctx, ino, XFMT_S_IFDIR | 0755);
+	/* the record says directory from now on (the damaged core's mode may
+	 * say anything: entries naming it get their file type from it) */
+	if (!rc) {
+		struct xa_irec *now = xa_irec_find(ctx, ino);
+
+		if (now)
+			now->mode = (uint16_t)(XFMT_S_IFDIR | perm);
+		else
+			rc = rp_irec_insert(ctx, ino, XFMT_S_IFDIR | 0755);
+	}
 	*done = !rc;
 	return rc;
 }
