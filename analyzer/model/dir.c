@@ -164,7 +164,10 @@ static void verify_index_block(struct xa_ctx *ctx, const struct xa_inode *dir,
 struct da_blk {
 	uint32_t     da;
 	uint32_t     lasthash;
+	uint32_t     forw, back;  /* siblings at its level (0: none) */
 	bool         has_last;
+	bool         referenced;  /* named by a node entry */
+	struct xa_loc loc;
 };
 
 struct da_ent {
@@ -206,10 +209,12 @@ static void da_index_add(struct da_index *ix, const struct xfmt_geom *g, const u
 			 uint32_t da, const struct xa_loc *loc)
 {
 	uint16_t magic16 = xfmt_get_be16(blk + 8);
-	struct da_blk b = { .da = da };
+	struct da_blk b = { .da = da, .loc = *loc };
 
 	if (ix->overflow)
 		return;
+	b.forw = xfmt_get_be32(blk);
+	b.back = xfmt_get_be32(blk + 4);
 	if (magic16 == XFS_DA3_NODE_MAGIC || magic16 == XFS_DA_NODE_MAGIC) {
 		struct xfmt_da_node_hdr h;
 		unsigned count;
@@ -265,25 +270,50 @@ static int cmp_da_blk(const void *x, const void *y)
 	return a->da < b->da ? -1 : a->da > b->da;
 }
 
-/* The cross-block checks over what da_index_add collected. */
-static void da_index_check(struct da_index *ix, struct xa_loc_sink *verify)
+static struct da_blk *da_find(struct da_index *ix, uint32_t da)
+{
+	struct da_blk key = { .da = da };
+
+	return bsearch(&key, ix->blks, ix->nblks, sizeof(*ix->blks), cmp_da_blk);
+}
+
+/*
+ * The cross-block checks over what da_index_add collected (root is the
+ * fork block of the tree's root): node entries against their children,
+ * every other block named by some node entry, sibling pointers paired.
+ */
+static void da_index_check(struct da_index *ix, struct xa_loc_sink *verify, uint32_t root)
 {
 	if (ix->overflow || !ix->nents)
 		return;
 	qsort(ix->blks, ix->nblks, sizeof(*ix->blks), cmp_da_blk);
 	for (size_t i = 0; i < ix->nents; i++) {
 		const struct da_ent *e = &ix->ents[i];
-		struct da_blk key = { .da = e->before };
-		const struct da_blk *c = bsearch(&key, ix->blks, ix->nblks, sizeof(*ix->blks),
-						 cmp_da_blk);
+		struct da_blk *c = da_find(ix, e->before);
 
 		verify->loc = ix->nodes[e->node];
-		if (!c)
+		if (!c) {
 			xprob_emit_obs(&verify->sink, XP_daBeforeUnmapped, "before", e->idx,
 				       e->before);
-		else if (c->has_last && c->lasthash != e->hashval)
+			continue;
+		}
+		c->referenced = true;
+		if (c->has_last && c->lasthash != e->hashval)
 			xprob_emit_val(&verify->sink, XP_daNodeHashMismatch, "hashval", e->idx,
 				       c->lasthash, e->hashval);
+	}
+	for (size_t i = 0; i < ix->nblks; i++) {
+		const struct da_blk *b = &ix->blks[i];
+		const struct da_blk *f = b->forw ? da_find(ix, b->forw) : NULL;
+		const struct da_blk *k = b->back ? da_find(ix, b->back) : NULL;
+
+		verify->loc = b->loc;
+		if (!b->referenced && b->da != root)
+			xprob_emit_obs(&verify->sink, XP_daBlockUnreferenced, NULL, 0, b->da);
+		if (b->forw && (!f || f->back != b->da))
+			xprob_emit_val(&verify->sink, XP_daSiblingMismatch, "forw", 0, 0, b->forw);
+		if (b->back && (!k || k->forw != b->da))
+			xprob_emit_val(&verify->sink, XP_daSiblingMismatch, "back", 4, 0, b->back);
 	}
 }
 
@@ -405,7 +435,7 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 	}
 	/* (only over a complete map: a missing block is its own finding) */
 	if (verify && !rc && ex.complete && *complete)
-		da_index_check(&ix, verify);
+		da_index_check(&ix, verify, (uint32_t)leaf_da);
 	da_index_release(&ix);
 	free(blk);
 	xa_extents_release(&ex);
