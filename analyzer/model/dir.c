@@ -18,6 +18,7 @@
 #include "analyzer/model/file.h"
 #include "analyzer/model/u64set.h"
 #include "analyzer/scan/fork_walk.h"
+#include "formats/dahash.h"
 #include "formats/danode.h"
 #include "formats/dir2_carve.h"
 #include "formats/endian.h"
@@ -176,7 +177,22 @@ struct da_ent {
 	size_t       node;      /* index into da_index.nodes */
 };
 
+/* A name of a data block (its dataptr and hash), or a leaf entry naming one. */
+struct da_name {
+	uint32_t     addr, hash;
+	unsigned     idx;       /* leaf entry number (leaf entries only) */
+	size_t       leaf;      /* index into da_index.leaves (leaf entries only) */
+	bool         matched;
+};
+
 struct da_index {
+	struct da_name *names;  /* the data blocks' entries */
+	size_t         nnames, cap_names;
+	struct da_name *lents;  /* the leaf blocks' live entries */
+	size_t         nlents, cap_lents;
+	struct xa_loc  *leaves; /* where each leaf block is */
+	size_t         nleaves, cap_leaves;
+	bool           names_overflow;
 	struct da_blk *blks;
 	size_t         nblks, cap_blks;
 	struct da_ent *ents;
@@ -263,6 +279,100 @@ static void da_index_add(struct da_index *ix, const struct xfmt_geom *g, const u
 	ix->blks[ix->nblks++] = b;
 }
 
+/* A data block entry at (dir block db, byte off): the leaf must name it. */
+static void da_index_name(struct da_index *ix, const struct xfmt_geom *g, uint32_t db,
+			  const struct xfmt_dirent *de)
+{
+	if (ix->names_overflow)
+		return;
+	if (ix->nnames >= DA_INDEX_MAX_ENTS ||
+	    !da_grow((void **)&ix->names, &ix->cap_names, ix->nnames + 1, sizeof(*ix->names))) {
+		ix->names_overflow = true;
+		return;
+	}
+	ix->names[ix->nnames++] = (struct da_name){
+		.addr = xfmt_dir2_db_off_to_dataptr(g, db, de->offset),
+		.hash = xfmt_dir2_hashname(g, de->name, de->namelen),
+	};
+}
+
+/* The live entries of a leaf1 or leafN block. */
+static void da_index_leaf(struct da_index *ix, const struct xfmt_geom *g, const uint8_t *blk,
+			  const struct xa_loc *loc)
+{
+	struct xfmt_dir2_leaf_hdr h;
+
+	if (ix->names_overflow)
+		return;
+	if (xfmt_dir2_leaf_hdr_decode(blk, g->dirblksize, g->v5, &h) != 0 ||
+	    h.count > xfmt_dir2_leaf_max_ents(g))
+		return;
+	if (ix->nlents + h.count > DA_INDEX_MAX_ENTS ||
+	    !da_grow((void **)&ix->lents, &ix->cap_lents, ix->nlents + h.count, sizeof(*ix->lents)) ||
+	    !da_grow((void **)&ix->leaves, &ix->cap_leaves, ix->nleaves + 1, sizeof(*ix->leaves))) {
+		ix->names_overflow = true;
+		return;
+	}
+	ix->leaves[ix->nleaves] = *loc;
+	for (unsigned i = 0; i < h.count; i++) {
+		uint32_t hash, addr;
+
+		if (xfmt_dir2_leaf_entry(blk, g->dirblksize, g->v5, i, &hash, &addr) != 0)
+			break;
+		if (addr == XFS_DIR2_NULL_DATAPTR)
+			continue;
+		ix->lents[ix->nlents++] = (struct da_name){
+			.addr = addr, .hash = hash, .idx = i, .leaf = ix->nleaves,
+		};
+	}
+	ix->nleaves++;
+}
+
+static int cmp_da_name(const void *x, const void *y)
+{
+	const struct da_name *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * Leaf entries against the names of the data blocks: each live leaf entry
+ * points at a name whose hash it carries, and each name has its leaf entry
+ * (the kernel finds a name only through its hash).  dir_loc is where
+ * findings about the directory as a whole go.
+ */
+static void da_index_check_names(struct da_index *ix, struct xa_loc_sink *verify,
+				 const struct xa_loc *dir_loc)
+{
+	size_t missing = 0;
+
+	if (ix->names_overflow || !ix->nleaves)
+		return;
+	qsort(ix->names, ix->nnames, sizeof(*ix->names), cmp_da_name);
+	for (size_t i = 0; i < ix->nlents; i++) {
+		const struct da_name *e = &ix->lents[i];
+		struct da_name *n = bsearch(e, ix->names, ix->nnames, sizeof(*ix->names),
+					    cmp_da_name);
+
+		verify->loc = ix->leaves[e->leaf];
+		if (!n) {
+			xprob_emit_obs(&verify->sink, XP_dirLeafBadAddress, "address", e->idx,
+				       e->addr);
+			continue;
+		}
+		n->matched = true;
+		if (n->hash != e->hash)
+			xprob_emit_val(&verify->sink, XP_dirLeafBadHash, "hashval", e->idx, n->hash,
+				       e->hash);
+	}
+	for (size_t i = 0; i < ix->nnames; i++)
+		missing += !ix->names[i].matched;
+	if (missing) {
+		verify->loc = *dir_loc;
+		xprob_emit_val(&verify->sink, XP_dirLeafMissing, NULL, 0, 0, missing);
+	}
+}
+
 static int cmp_da_blk(const void *x, const void *y)
 {
 	const struct da_blk *a = x, *b = y;
@@ -319,6 +429,9 @@ static void da_index_check(struct da_index *ix, struct xa_loc_sink *verify, uint
 
 static void da_index_release(struct da_index *ix)
 {
+	free(ix->names);
+	free(ix->lents);
+	free(ix->leaves);
 	free(ix->blks);
 	free(ix->ents);
 	free(ix->nodes);
@@ -391,8 +504,14 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 			}
 			if (da >= leaf_da) {
 				verify_index_block(ctx, dir, verify, blk, da, daddr, r);
-				if (da < free_da)
+				if (da < free_da) {
+					uint16_t m = xfmt_get_be16(blk + 8);
+
 					da_index_add(&ix, g, blk, (uint32_t)da, &verify->loc);
+					if (m == XFS_DIR3_LEAF1_MAGIC || m == XFS_DIR2_LEAF1_MAGIC ||
+					    m == XFS_DIR3_LEAFN_MAGIC || m == XFS_DIR2_LEAFN_MAGIC)
+						da_index_leaf(&ix, g, blk, &verify->loc);
+				}
 				continue;
 			}
 			if (verify) {
@@ -412,6 +531,8 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 			}
 			while ((nr = xfmt_dir2_data_next(blk, g->dirblksize, g, block_form && da == 0,
 							 &pos, &de)) == 1) {
+				if (verify && !block_form)
+					da_index_name(&ix, g, (uint32_t)(da / per), &de);
 				rc = fn(arg, &de);
 				if (rc < 0)
 					break;
@@ -434,8 +555,12 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 		xprob_emit_obs(&verify->sink, XP_dirNoLeaf, NULL, 0, blocks / per);
 	}
 	/* (only over a complete map: a missing block is its own finding) */
-	if (verify && !rc && ex.complete && *complete)
+	if (verify && !rc && ex.complete && *complete) {
+		struct xa_loc dir_loc = { .has = XPROB_HAS_INO, .ino = dir->ino, .what = "directory" };
+
 		da_index_check(&ix, verify, (uint32_t)leaf_da);
+		da_index_check_names(&ix, verify, &dir_loc);
+	}
 	da_index_release(&ix);
 	free(blk);
 	xa_extents_release(&ex);
