@@ -139,28 +139,44 @@ static int leaf_entries(struct xwalk *w, const uint8_t *buf, size_t len)
 	return rc;
 }
 
+/* A block to visit, with what its parent's entry says of it. */
+struct qitem {
+	uint32_t lblk;
+	int      level;     /* -1: unknown (the root) */
+	uint32_t hash;      /* the parent entry's hashval: the block's last hash */
+	bool     has_hash;
+	unsigned idx;       /* that entry's number in the parent */
+};
+
+/* A block's last hash against its parent entry's (lookups pick the child
+ * by it; xfs_repair: "bad hashval in interior attribute block"). */
+static void check_parent_hash(struct xwalk *w, const struct qitem *q, bool have, uint32_t last)
+{
+	if (w->verify && q->has_hash && have && last != q->hash)
+		xprob_emit_val(vsink(w, "attr block"), XP_daNodeHashMismatch, "hashval", q->idx,
+			       last, q->hash);
+}
+
 static int tree_walk(struct xwalk *w)
 {
 	const struct xfmt_geom *g = &w->ctx->geom;
 	struct xa_u64set seen = { 0 };
-	uint32_t *queue = NULL;
-	int *qlevel = NULL;
+	struct qitem *queue = NULL;
 	size_t qh = 0, qn = 0, qcap = 0;
 	int rc = 0;
 
 	/* Logical block 0 is the root: a leaf, or a node. */
 	qcap = 16;
 	queue = malloc(qcap * sizeof(*queue));
-	qlevel = malloc(qcap * sizeof(*qlevel));
-	if (!queue || !qlevel) {
+	if (!queue) {
 		rc = XERR_NOMEM;
 		goto out;
 	}
-	queue[qn] = 0;
-	qlevel[qn++] = -1;
+	queue[qn++] = (struct qitem){ .lblk = 0, .level = -1 };
 	while (qh < qn && !rc) {
-		uint32_t lblk = queue[qh];
-		int level = qlevel[qh++];
+		struct qitem q = queue[qh++];
+		uint32_t lblk = q.lblk;
+		int level = q.level;
 		struct xfmt_da_expect exp;
 		struct xbuf *b = NULL;
 		uint64_t daddr;
@@ -170,17 +186,24 @@ static int tree_walk(struct xwalk *w)
 			rc = XERR_NOMEM;
 			break;
 		}
+		if (added == 0 && q.has_hash && w->verify)
+			xprob_emit_obs(vsink(w, "attr node"), XP_daBeforeTwice, "before", q.idx, lblk);
 		if (added == 0 || read_lblk(w, lblk, &b, &daddr) != 0) {
 			*w->complete = false;
 			continue;
 		}
 		xfmt_attr_da_expect_init(&exp, daddr, w->ip->ino, lblk, level, w->fork_end);
 		switch (xfmt_attr_block_kind(b->data, b->len, g)) {
-		case XFMT_ATTR_BLK_LEAF:
+		case XFMT_ATTR_BLK_LEAF: {
+			uint32_t last = 0;
+			bool have = xfmt_attr_leaf_lasthash(b->data, b->len, g, &last) == 0;
+
 			if (w->verify)
 				xfmt_attr_leaf_verify(b->data, b->len, g, &exp, vsink(w, "attr leaf"));
+			check_parent_hash(w, &q, have, last);
 			rc = leaf_entries(w, b->data, b->len);
 			break;
+		}
 		case XFMT_ATTR_BLK_NODE: {
 			struct xfmt_da_node_hdr nh;
 			unsigned max;
@@ -194,6 +217,14 @@ static int tree_walk(struct xwalk *w)
 				break;
 			}
 			max = xfmt_da_node_max_ents(g->blocksize, g->v5);
+			{
+				uint32_t hash, before;
+				unsigned lasti = nh.count < max ? nh.count : max;
+
+				if (lasti && xfmt_da_node_entry(b->data, b->len, g->v5, lasti - 1,
+								&hash, &before) == 0)
+					check_parent_hash(w, &q, true, hash);
+			}
 			for (unsigned i = 0; i < nh.count && i < max; i++) {
 				uint32_t hash, before;
 
@@ -203,24 +234,20 @@ static int tree_walk(struct xwalk *w)
 					continue;
 				if (qn == qcap) {
 					size_t ncap = qcap * 2;
-					uint32_t *nq = realloc(queue, ncap * sizeof(*nq));
-					int *nl;
+					struct qitem *nq = realloc(queue, ncap * sizeof(*nq));
 
 					if (!nq) {
 						rc = XERR_NOMEM;
 						break;
 					}
 					queue = nq;
-					nl = realloc(qlevel, ncap * sizeof(*nl));
-					if (!nl) {
-						rc = XERR_NOMEM;
-						break;
-					}
-					qlevel = nl;
 					qcap = ncap;
 				}
-				queue[qn] = before;
-				qlevel[qn++] = nh.level - 1 > 0 ? (int)nh.level - 1 : -1;
+				queue[qn++] = (struct qitem){
+					.lblk = before,
+					.level = nh.level - 1 > 0 ? (int)nh.level - 1 : -1,
+					.hash = hash, .has_hash = true, .idx = i,
+				};
 			}
 			break;
 		}
@@ -236,7 +263,6 @@ static int tree_walk(struct xwalk *w)
 	}
 out:
 	free(queue);
-	free(qlevel);
 	xa_u64set_release(&seen);
 	return rc;
 }
