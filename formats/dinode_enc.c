@@ -122,6 +122,11 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_
 	changed = flags != d->flags || extsize != d->extsize;
 	xfmt_put_be16(buf + DI_FLAGS, flags);
 	xfmt_put_be32(buf + DI_EXTSIZE, extsize);
+	/* Large extent counts on a filesystem without them: no kernel wrote
+	 * the inode so, its counters are in the small layout; only the flag
+	 * is wrong. */
+	if (d->version >= 3 && d->nrext64 && !xfmt_geom_has_nrext64(g))
+		flags2 &= ~XFS_DIFLAG2_NREXT64;
 	if (d->version >= 3) {
 		changed = changed || flags2 != d->flags2 || cowext != d->cowextsize;
 		xfmt_put_be64(buf + DI_FLAGS2, flags2);

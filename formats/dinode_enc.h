@@ -54,8 +54,10 @@ void xfmt_dinode_put_format(uint8_t *buf, uint8_t format);
  * cannot carry (xfmt_dinode_flags_allowed), reflink and CoW-hint bits the
  * filesystem or file type cannot carry, a bigtime flag the filesystem does
  * not know, dropped; a hint value with no flag, or invalid, zeroed with its
- * flag.  The NREXT64 flag is kept (the extent counters' layout depends on
- * it).  Returns whether anything changed; the caller seals.
+ * flag.  The NREXT64 flag is kept where the filesystem has large extent
+ * counts (the counters' layout depends on it); where it has not, no kernel
+ * set it, the counters are in the small layout, and the flag goes.
+ * Returns whether anything changed; the caller seals.
  */
 bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino,
 				const struct xfmt_dinode *d);

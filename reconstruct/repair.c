@@ -609,10 +609,13 @@ static int recreate_root(struct xr_rp *rp)
 	const struct xfmt_geom *g = &ctx->geom;
 	uint64_t root = ctx->sb.rootino;
 	const struct xa_ichunk *c;
+	/* the inode phase cleared it (its core damaged): made anew the same
+	 * way, keeping what its old core still says */
+	bool cleared = xa_u64set_has(&rp->cleared, root), kept = false;
 	bool want_rt;
 	int action, rc;
 
-	if (!xfmt_sb_ino_usable(g, root) || xa_irec_find(ctx, root))
+	if (!xfmt_sb_ino_usable(g, root) || (xa_irec_find(ctx, root) && !cleared))
 		return 0;
 	c = chunk_of(ctx, root);
 	if (!c) {
@@ -623,20 +626,26 @@ static int recreate_root(struct xr_rp *rp)
 	}
 	if (!c)
 		return 0;
-	want_rt = xfmt_geom_ino_agino(g, root) + 2 < c->startino + 64u &&
+	want_rt = !cleared && xfmt_geom_ino_agino(g, root) + 2 < c->startino + 64u &&
 		  ctx->sb.rblocks == 0 && ctx->sb.rextents == 0 &&
 		  (ctx->sb.rbmino == XFS_NULLFSINO || ctx->sb.rbmino == root + 1) &&
 		  (ctx->sb.rsumino == XFS_NULLFSINO || ctx->sb.rsumino == root + 2) &&
 		  !xa_irec_find(ctx, root + 1) && !xa_irec_find(ctx, root + 2);
 	action = xr_plan_action(rp->plan, "recreate-root", 0, root,
-				"root directory %" PRIu64 " recreated (no inode is left "
-				"there)%s", root, want_rt ? "; realtime bitmap and summary "
-				"inodes recreated after it" : "");
+				"root directory %" PRIu64 " recreated (%s)%s", root,
+				cleared ? "its core was cleared" : "no inode is left there",
+				want_rt ? "; realtime bitmap and summary inodes recreated after it" : "");
 	if (action < 0)
 		return action;
-	rc = rp_plan_dir_core(rp, root, 0755, action, false, NULL);
-	if (!rc)
-		rc = rp_irec_insert(ctx, root, XFMT_S_IFDIR | 0755);
+	rc = rp_plan_dir_core(rp, root, 0755, action, cleared, &kept);
+	if (!rc) {
+		struct xa_irec *r = xa_irec_find(ctx, root);
+
+		if (r)
+			r->mode = XFMT_S_IFDIR | 0755;
+		else
+			rc = rp_irec_insert(ctx, root, XFMT_S_IFDIR | 0755);
+	}
 	if (!rc && want_rt) {
 		rc = new_rt_inode(rp, root + 1, XFS_DIFLAG_NEWRTBM, action);
 		if (!rc)
@@ -665,9 +674,11 @@ static int recreate_root(struct xr_rp *rp)
 		if (rc > 0 && entries) {
 			rv.source = rp->salvage_source;
 			rv.lsn = rp->salvage_lsn;
-			rv.recovered = "entries";
+			rv.recovered = kept ? "mode uid gid times entries" : "entries";
 			rv.lost = "xattrs";
 		}
+		if (kept)
+			rv.synthesized = "";
 		rc = rc < 0 ? rc : xr_plan_revived(rp->plan, &rv);
 	}
 	if (rc)
