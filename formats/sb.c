@@ -875,7 +875,10 @@ unsigned xfmt_sb_compare_geometry(const struct xfmt_sb *ref,
 				  const struct xfmt_sb *other, uint32_t agno,
 				  const struct xprob_sink *sink)
 {
-	const uint32_t alignbits = XFS_SB_VERSION_ALIGNBIT | XFS_SB_VERSION_DALIGNBIT;
+	/* The version itself, and the alignment bits mkfs sets once; not the
+	 * feature bits the kernel adds to the primary alone later. */
+	const uint32_t alignbits = XFS_SB_VERSION_NUMBITS | XFS_SB_VERSION_ALIGNBIT |
+				   XFS_SB_VERSION_DALIGNBIT;
 	unsigned n = 0;
 
 	n += mismatch(sink, agno, "blocksize", SB_BLOCKSIZE, ref->blocksize, other->blocksize);

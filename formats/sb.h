@@ -219,7 +219,7 @@ bool xfmt_sb_ino_usable(const struct xfmt_geom *g, uint64_t ino);
  * Compare the geometry of another superblock copy (AG agno) with ref, the
  * way xfs_repair does: blocksize, dblocks, rblocks, rextents, logstart,
  * rextsize, agblocks, agcount, rbmblocks, logblocks, sectsize, inodesize, the
- * ALIGN/DALIGN version bits and, on v5, the compat/ro_compat/incompat words
+ * version number and the ALIGN/DALIGN version bits and, on v5, the compat/ro_compat/incompat words
  * (NEEDSREPAIR ignored, as only the primary carries it).  One
  * sbSecondaryMismatch per differing field (expected = ref, observed =
  * other, ag = agno).  Returns the count.

@@ -409,6 +409,13 @@ int xa_pass_superblocks(struct xa_ctx *ctx)
 		ctx->sb.inprogress = 0;
 		if (rc == 0) {
 			ctx->sb.rootino = primary.rootino;
+			/* and its realtime inodes where they sit after its root
+			 * (a secondary names none) */
+			if (primary.rbmino == primary.rootino + 1 &&
+			    primary.rsumino == primary.rootino + 2) {
+				ctx->sb.rbmino = primary.rbmino;
+				ctx->sb.rsumino = primary.rsumino;
+			}
 			ctx->sb.icount = primary.icount;
 			ctx->sb.ifree = primary.ifree;
 			ctx->sb.fdblocks = primary.fdblocks;
