@@ -320,6 +320,20 @@ int xfmt_dir2_data_next(const uint8_t *blk, size_t len, const struct xfmt_geom *
 			bool block_form, size_t *pos, struct xfmt_dirent *out);
 
 /*
+ * The walk of xfmt_dir2_data_next made to survive one damaged record: a
+ * record whose tag is not its own offset, and whose successor does not
+ * start where its length says (with a tag of its own), is not believed
+ * (a damaged namelen or length shifts everything after it); nor is a
+ * record that does not parse.  The walk then goes on at the next 8-byte
+ * slot holding a record that parses and is tagged with its own offset, so
+ * the names after the damage are still found.  *skipped is set when that
+ * happened.  Returns 1 with an entry, 0 at the end.
+ */
+int xfmt_dir2_data_next_resync(const uint8_t *blk, size_t len, const struct xfmt_geom *g,
+			       bool block_form, size_t *pos, struct xfmt_dirent *out,
+			       bool *skipped);
+
+/*
  * The same walk yielding unused regions only: [blk + out->offset,
  * + out->length) are the raw bytes, which after a deletion still hold most
  * of the old entry (namelen, name, the low inode number bytes).

@@ -205,6 +205,54 @@ int xfmt_dir2_data_next(const uint8_t *blk, size_t len, const struct xfmt_geom *
 	return r;
 }
 
+/* A record that parses at p and is tagged with its own offset. */
+static bool tagged_rec_at(const uint8_t *blk, size_t end, const struct xfmt_geom *g, size_t p)
+{
+	struct xfmt_dir2_rec rec;
+	uint64_t rec_end;
+
+	return rec_parse(blk, end, g, p, &rec, &rec_end) == REC_OK && rec.tag == p;
+}
+
+int xfmt_dir2_data_next_resync(const uint8_t *blk, size_t len, const struct xfmt_geom *g,
+			       bool block_form, size_t *pos, struct xfmt_dirent *out,
+			       bool *skipped)
+{
+	size_t end = xfmt_dir2_data_end(blk, len, g, block_form);
+	size_t hdr = xfmt_dir2_data_hdr_len(g);
+
+	if (end == 0)
+		return 0;
+	if (*pos == 0)
+		*pos = hdr;
+	while (*pos < end) {
+		struct xfmt_dir2_rec rec;
+		size_t at = *pos, next;
+		int r = xfmt_dir2_data_rec_next(blk, len, g, block_form, pos, &rec);
+
+		if (r == 0)
+			return 0;
+		if (r == 1) {
+			next = rec.offset + rec.length;
+			/* believed: its own tag, or a sound successor (only the
+			 * tag was hit) */
+			if (rec.tag == rec.offset || next >= end || tagged_rec_at(blk, end, g, next)) {
+				if (rec.kind == XFMT_DIR2_REC_ENTRY) {
+					*out = rec.ent;
+					return 1;
+				}
+				continue;
+			}
+		}
+		/* resync: the next slot that holds a tagged record */
+		*skipped = true;
+		for (*pos = at + XFS_DIR2_DATA_ALIGN; *pos < end; *pos += XFS_DIR2_DATA_ALIGN)
+			if (tagged_rec_at(blk, end, g, *pos))
+				break;
+	}
+	return 0;
+}
+
 int xfmt_dir2_unused_next(const uint8_t *blk, size_t len, const struct xfmt_geom *g,
 			  bool block_form, size_t *pos, struct xfmt_dir2_unused *out)
 {

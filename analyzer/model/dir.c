@@ -490,6 +490,7 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 			struct xfmt_dirent de;
 			uint64_t daddr = 0;
 			size_t pos = 0;
+			bool skipped = false;
 			int nr = read_dirblock(ctx, &ex, da, blk, &daddr, &seen);
 
 			if (nr == DIRBLOCK_SEEN)
@@ -529,15 +530,18 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 				else
 					xfmt_dir2_data_verify(blk, g->dirblksize, g, &exp, &verify->sink);
 			}
-			while ((nr = xfmt_dir2_data_next(blk, g->dirblksize, g, block_form && da == 0,
-							 &pos, &de)) == 1) {
+			/* Past a damaged record the walk resyncs on the next
+			 * tagged one, so the names after it are still listed. */
+			while ((nr = xfmt_dir2_data_next_resync(blk, g->dirblksize, g,
+								block_form && da == 0, &pos, &de,
+								&skipped)) == 1) {
 				if (verify && !block_form)
 					da_index_name(&ix, g, (uint32_t)(da / per), &de);
 				rc = fn(arg, &de);
 				if (rc < 0)
 					break;
 			}
-			if (nr < 0)
+			if (skipped)
 				*complete = false;
 		}
 	}

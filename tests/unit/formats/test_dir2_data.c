@@ -269,6 +269,48 @@ static void test_iterate(void **state)
 	}
 }
 
+/* A damaged namelen in the middle of a block: the plain walk loses what
+ * follows, the resyncing one still lists every other entry. */
+static void test_resync(void **state)
+{
+	(void)state;
+	for (size_t k = 0; k < NCASES; k++) {
+		const struct data_case *c = &cases[k];
+		uint8_t buf[65536];
+		struct xfmt_dirent de;
+		uint32_t offs[512];
+		size_t pos = 0;
+		unsigned n = 0, got = 0;
+		bool skipped = false;
+		int r;
+
+		if (c->nents < 4 || c->g->dirblksize > sizeof(buf))
+			continue;
+		memcpy(buf, c->buf, c->g->dirblksize);
+		while (n < 512 && xfmt_dir2_data_next(buf, c->g->dirblksize, c->g, c->block_form,
+						      &pos, &de) == 1)
+			offs[n++] = de.offset;
+		/* the namelen byte (after the 8-byte inode number) of entry 2 */
+		buf[offs[2] + 8] = (uint8_t)(buf[offs[2] + 8] + 8);
+		pos = 0;
+		while ((r = xfmt_dir2_data_next_resync(buf, c->g->dirblksize, c->g, c->block_form,
+						       &pos, &de, &skipped)) == 1)
+			got += de.offset != offs[2];
+		assert_int_equal(r, 0);
+		assert_true(skipped);
+		assert_int_equal(got, n - 1);
+		/* an intact block walks as the plain walk does */
+		pos = 0;
+		skipped = false;
+		got = 0;
+		while (xfmt_dir2_data_next_resync(c->buf, c->g->dirblksize, c->g, c->block_form,
+						  &pos, &de, &skipped) == 1)
+			got++;
+		assert_false(skipped);
+		assert_int_equal(got, n);
+	}
+}
+
 /* A deleted name is still in its unused region: "b_1" at 0x70 of /blk. */
 static void test_deleted_name_remains(void **state)
 {
@@ -650,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_constants),
 		cmocka_unit_test(test_decode_header),
 		cmocka_unit_test(test_iterate),
+		cmocka_unit_test(test_resync),
 		cmocka_unit_test(test_deleted_name_remains),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_verify_clean),
