@@ -493,8 +493,17 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 			bool skipped = false;
 			int nr = read_dirblock(ctx, &ex, da, blk, &daddr, &seen);
 
-			if (nr == DIRBLOCK_SEEN)
+			if (nr == DIRBLOCK_SEEN) {
+				/* one of its blocks at two offsets: at most one
+				 * of them holds what that offset needs */
+				if (verify) {
+					verify->loc.has = XPROB_HAS_INO;
+					verify->loc.ino = dir->ino;
+					verify->loc.what = "directory";
+					xprob_emit_obs(&verify->sink, XP_dirBlockMappedTwice, NULL, 0, da);
+				}
 				continue;
+			}
 			if (nr == XERR_NOMEM) {
 				rc = nr;
 				break;
