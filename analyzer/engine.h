@@ -104,6 +104,7 @@ struct xa_irec {
 	uint32_t subdirs;      /* directories: child directories named */
 	uint16_t mode;
 	uint8_t  reached;      /* named from the tree rooted at the root */
+	uint8_t  linked_on;    /* di_next_unlinked is not null */
 };
 
 /* The AG's inode chunks are known: read from the inobt or derived. */

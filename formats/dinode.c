@@ -264,7 +264,8 @@ uint16_t xfmt_dinode_flags_allowed(const struct xfmt_geom *g, uint64_t ino, uint
 	if (type != XFMT_S_IFDIR)
 		ok &= (uint16_t)~(XFS_DIFLAG_RTINHERIT | XFS_DIFLAG_PROJINHERIT |
 				  XFS_DIFLAG_NOSYMLINKS);
-	if (type != XFMT_S_IFREG)
+	/* realtime data needs a regular file and a realtime section */
+	if (type != XFMT_S_IFREG || g->rblocks == 0)
 		ok &= (uint16_t)~XFS_DIFLAG_REALTIME;
 	/* Only the realtime bitmap inode carries NEWRTBM: judged where the
 	 * superblock names one. */

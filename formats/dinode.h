@@ -140,7 +140,7 @@ int xfmt_dinode_decode(const uint8_t *buf, size_t len, const struct xfmt_geom *g
 /*
  * The di_flags bits an inode of this mode may carry (xfs_repair's rules):
  * the inherit flags and NOSYMLINKS only on directories, REALTIME only on
- * regular files, NEWRTBM only on the realtime bitmap inode (g->rbmino,
+ * regular files of a filesystem with a realtime section, NEWRTBM only on the realtime bitmap inode (g->rbmino,
  * where known).  The extent size hint flags are judged with the hint.
  */
 uint16_t xfmt_dinode_flags_allowed(const struct xfmt_geom *g, uint64_t ino, uint16_t mode);

@@ -53,6 +53,7 @@ struct xfmt_geom {
 	uint32_t inoalignmt;
 	uint32_t spino_align;
 	uint64_t rbmino;         /* realtime bitmap inode; 0 or NULLFSINO: unknown */
+	uint64_t rblocks;        /* blocks of the realtime section (0: none) */
 };
 
 /* Feature tests used all over the checker. */

@@ -306,6 +306,7 @@ int xfmt_geom_from_sb(const struct xfmt_sb *sb, struct xfmt_geom *g)
 	g->inoalignmt = sb->inoalignmt;
 	g->spino_align = sb->spino_align;
 	g->rbmino = sb->rbmino;
+	g->rblocks = sb->rblocks;
 
 	/* Range-check each log before shifting by it. */
 	if (!size_ok(sb->blocksize, MIN_BLOCKSIZE, MAX_BLOCKSIZE) ||

@@ -37,8 +37,11 @@ static int check_forks(struct xa_ctx *ctx, const struct xa_loc *loc, uint64_t in
 		       const uint8_t *raw, const struct xfmt_dinode *d)
 {
 	struct xa_fork_result dr, ar;
+	/* A realtime flag where the filesystem has no realtime section is the
+	 * flag's fault (inoBadFlags): the mappings are on the data device. */
+	bool rt = (d->flags & XFS_DIFLAG_REALTIME) && ctx->geom.rblocks != 0;
 	/* Mappings are noted as owners for the ownership pass. */
-	struct xa_own_fork of = { ctx, ino, XA_DATA_FORK, (d->flags & XFS_DIFLAG_REALTIME) != 0 };
+	struct xa_own_fork of = { ctx, ino, XA_DATA_FORK, rt };
 	xa_fork_rec_fn own_fn = ctx->own ? xa_own_fork_rec : NULL;
 	int rc;
 
@@ -87,7 +90,7 @@ static int check_forks(struct xa_ctx *ctx, const struct xa_loc *loc, uint64_t in
 	/* Extent counts against the mappings: the fork walk reports those
 	 * (bmapCountMismatch). */
 	/* Realtime data lives on another device and is not in nblocks' sum. */
-	if (!(d->flags & XFS_DIFLAG_REALTIME)) {
+	if (!rt) {
 		uint64_t want = dr.mapped_blocks + dr.bmbt_blocks + ar.mapped_blocks + ar.bmbt_blocks;
 
 		if (want != d->nblocks)
@@ -115,6 +118,7 @@ static int irec_add(struct xa_ctx *ctx, uint64_t ino, const struct xfmt_dinode *
 	r->ino = ino;
 	r->nlink = d->nlink;
 	r->mode = d->mode;
+	r->linked_on = d->next_unlinked != XFS_NULLAGINO;
 	return 0;
 }
 

@@ -284,14 +284,46 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 	return rc;
 }
 
+/*
+ * A quota inode the superblock names is an allocated regular file no
+ * directory names (otherwise quota accounting would write into someone's
+ * file, or into nothing): xfs_repair drops it and rechecks quotas.
+ */
+static void check_quota_inodes(struct xa_ctx *ctx)
+{
+	const struct xfmt_sb *sb = &ctx->sb;
+	static const char *const names[] = { "uquotino", "gquotino", "pquotino" };
+	static const unsigned offs[] = { 160, 168, 232 };
+	const uint64_t q[] = { sb->uquotino, sb->gquotino, sb->pquotino };
+	struct xa_loc loc = { XPROB_HAS_AG | XPROB_HAS_BYTE, 0, 0, 0, 0, "sb" };
+
+	for (unsigned i = 0; i < (ctx->geom.v5 ? 3u : 2u); i++) {
+		const struct xa_irec *r;
+
+		if (q[i] == 0 || q[i] == XFS_NULLFSINO || !xfmt_sb_ino_usable(&ctx->geom, q[i]))
+			continue;  /* none, or judged by the superblock pass */
+		r = xa_irec_find(ctx, q[i]);
+		if (!r || (r->mode & 0170000u) != 0100000u || r->names || r->reached)
+			xa_report(ctx, &loc, XP_sbBadQuotaIno, names[i], offs[i], q[i],
+				  XPROB_HAS_OBSERVED);
+	}
+}
+
 /* Orphans and link counts, once the tree has been walked. */
 static int report_names(struct xa_ctx *ctx, const struct ns_state *st,
 			const struct xa_u64set *unlinked)
 {
+	check_quota_inodes(ctx);
 	for (size_t i = 0; i < ctx->nirecs; i++) {
 		struct xa_irec *r = &ctx->irecs[i];
 		struct xa_loc loc;
 
+		/* An unlinked pointer on an inode no unlinked list holds: a
+		 * chain into it would lose or free it (xfs_repair clears it). */
+		if (r->linked_on && !xa_u64set_has(unlinked, r->ino)) {
+			loc_inode(ctx, &loc, r->ino);
+			xa_report(ctx, &loc, XP_inoBadNextUnlinked, "next_unlinked", 0, 0, 0);
+		}
 		if (is_metadata_inode(ctx, r->ino))
 			continue;
 		loc_inode(ctx, &loc, r->ino);
