@@ -233,6 +233,13 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	v->clear = true;
 }
 
+/* A free slot: no core says it is in use, nor does the inode btree (a
+ * zeroed core of an allocated inode is a file lost, not a free slot). */
+static bool slot_was_free(struct xa_ctx *ctx, uint64_t ino)
+{
+	return !xa_irec_find(ctx, ino) && !rp_inobt_says_used(ctx, ino);
+}
+
 /* Write ino free anew.  An inode that was free already (was_free: its
  * slot held garbage) loses nothing: it is not counted as cleared, and no
  * later phase takes it for a file to bring back. */
@@ -358,7 +365,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	if (xfmt_dinode_decode(buf, g->inodesize, g, &d) != 0 || d.magic != XFS_DINODE_MAGIC) {
 		/* not an inode after all: nothing to mend, clear it */
 		free(buf);
-		return clear_inode(rp, ino, grp, n, !xa_irec_find(ctx, ino));
+		return clear_inode(rp, ino, grp, n, slot_was_free(ctx, ino));
 	}
 	action = xr_plan_action(rp->plan, "fix-inode", xfmt_geom_ino_agno(g, ino), ino,
 				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
@@ -502,7 +509,7 @@ int rp_plan_inodes(struct xr_rp *rp)
 		if (!xfmt_geom_ino_valid(&ctx->geom, v[i].ino))
 			;  /* a number no inode has: nothing to write */
 		else if (vd.clear)
-			rc = clear_inode(rp, v[i].ino, v + i, j - i, !xa_irec_find(ctx, v[i].ino));
+			rc = clear_inode(rp, v[i].ino, v + i, j - i, slot_was_free(ctx, v[i].ino));
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
 			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads ||
 			 vd.fix_flags || vd.fix_times || vd.tidy_core || vd.zero_size ||
