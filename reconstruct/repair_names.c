@@ -24,6 +24,7 @@
 #include "analyzer/io/image.h"
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
+#include "analyzer/model/grow.h"
 #include "formats/dinode.h"
 #include "formats/dinode_enc.h"
 #include "formats/dir2.h"
@@ -99,24 +100,6 @@ static void ns_release(struct ns *ns)
 	ns->cur = 0;
 }
 
-static int grow(void **arr, size_t *cap, size_t need, size_t sz)
-{
-	size_t ncap;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap : 64;
-	while (ncap < need)
-		ncap *= 2;
-	n = realloc(*arr, ncap * sz);
-	if (!n)
-		return XERR_NOMEM;
-	*arr = n;
-	*cap = ncap;
-	return 0;
-}
-
 static bool is_dir(uint16_t mode)
 {
 	return (mode & XFMT_S_IFMT) == XFMT_S_IFDIR;
@@ -163,8 +146,8 @@ static int entry_cb(void *arg, const struct xfmt_dirent *de)
 		d->dotdot = de->ino;
 		return 0;
 	}
-	if (grow((void **)&ns->ents, &ns->ents_cap, ns->nents + 1, sizeof(*ns->ents)) ||
-	    grow((void **)&ns->names, &ns->names_cap, ns->nnames + de->namelen + 1, 1))
+	if (xa_grow((void **)&ns->ents, &ns->ents_cap, ns->nents + 1, sizeof(*ns->ents)) ||
+	    xa_grow((void **)&ns->names, &ns->names_cap, ns->nnames + de->namelen + 1, 1))
 		return XERR_NOMEM;
 	e = &ns->ents[ns->nents++];
 	e->ino = de->ino;
@@ -221,7 +204,7 @@ static int add_dir(struct ns *ns, uint64_t ino, size_t irec)
 {
 	struct ns_dir *d;
 
-	if (grow((void **)&ns->dirs, &ns->dirs_cap, ns->ndirs + 1, sizeof(*ns->dirs)))
+	if (xa_grow((void **)&ns->dirs, &ns->dirs_cap, ns->ndirs + 1, sizeof(*ns->dirs)))
 		return XERR_NOMEM;
 	d = &ns->dirs[ns->ndirs];
 	memset(d, 0, sizeof(*d));
@@ -337,7 +320,7 @@ static int filter_entries(struct ns *ns)
 		}
 		if (d->n < 2)
 			continue;
-		if (grow((void **)&idx, &cap, d->n, sizeof(*idx))) {
+		if (xa_grow((void **)&idx, &cap, d->n, sizeof(*idx))) {
 			free(idx);
 			return XERR_NOMEM;
 		}
@@ -461,7 +444,7 @@ static int root_tree(struct ns *ns, size_t root)
 
 static int add_orphan(struct ns *ns, size_t irec)
 {
-	if (grow((void **)&ns->orphans, &ns->orphans_cap, ns->norphans + 1, sizeof(*ns->orphans)))
+	if (xa_grow((void **)&ns->orphans, &ns->orphans_cap, ns->norphans + 1, sizeof(*ns->orphans)))
 		return XERR_NOMEM;
 	ns->orphans[ns->norphans++] = irec;
 	return 0;
@@ -639,8 +622,8 @@ static int make_lost_found(struct ns *ns, size_t root, int action)
 		struct ns_dir *r = &ns->dirs[root];
 		size_t need = ns->nents + r->n + 1;
 
-		if (grow((void **)&ns->ents, &ns->ents_cap, need, sizeof(*ns->ents)) ||
-		    grow((void **)&ns->names, &ns->names_cap, ns->nnames + sizeof(name), 1))
+		if (xa_grow((void **)&ns->ents, &ns->ents_cap, need, sizeof(*ns->ents)) ||
+		    xa_grow((void **)&ns->names, &ns->names_cap, ns->nnames + sizeof(name), 1))
 			return XERR_NOMEM;
 		memmove(ns->ents + ns->nents, ns->ents + r->first, r->n * sizeof(*ns->ents));
 		r->first = ns->nents;

@@ -16,6 +16,7 @@
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/file.h"
+#include "analyzer/model/grow.h"
 #include "analyzer/model/u64set.h"
 #include "analyzer/scan/fork_walk.h"
 #include "formats/dahash.h"
@@ -202,24 +203,6 @@ struct da_index {
 	bool           overflow;
 };
 
-static bool da_grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	size_t n;
-	void *p;
-
-	if (need <= *cap)
-		return true;
-	n = *cap ? *cap * 2 : 16;
-	while (n < need)
-		n *= 2;
-	p = realloc(*v, n * size);
-	if (!p)
-		return false;
-	*v = p;
-	*cap = n;
-	return true;
-}
-
 /* Record index block blk (fork block da) and, for a node, its entries. */
 static void da_index_add(struct da_index *ix, const struct xfmt_geom *g, const uint8_t *blk,
 			 uint32_t da, const struct xa_loc *loc)
@@ -241,8 +224,8 @@ static void da_index_add(struct da_index *ix, const struct xfmt_geom *g, const u
 		if (count > xfmt_da_node_max_ents(g->dirblksize, g->v5))
 			return;  /* daBadCount already; its entries mean nothing */
 		if (ix->nents + count > DA_INDEX_MAX_ENTS ||
-		    !da_grow((void **)&ix->ents, &ix->cap_ents, ix->nents + count, sizeof(*ix->ents)) ||
-		    !da_grow((void **)&ix->nodes, &ix->cap_nodes, ix->nnodes + 1, sizeof(*ix->nodes))) {
+		    xa_grow((void **)&ix->ents, &ix->cap_ents, ix->nents + count, sizeof(*ix->ents)) ||
+		    xa_grow((void **)&ix->nodes, &ix->cap_nodes, ix->nnodes + 1, sizeof(*ix->nodes))) {
 			ix->overflow = true;
 			return;
 		}
@@ -272,7 +255,7 @@ static void da_index_add(struct da_index *ix, const struct xfmt_geom *g, const u
 	} else {
 		return;
 	}
-	if (!da_grow((void **)&ix->blks, &ix->cap_blks, ix->nblks + 1, sizeof(*ix->blks))) {
+	if (xa_grow((void **)&ix->blks, &ix->cap_blks, ix->nblks + 1, sizeof(*ix->blks))) {
 		ix->overflow = true;
 		return;
 	}
@@ -286,7 +269,7 @@ static void da_index_name(struct da_index *ix, const struct xfmt_geom *g, uint32
 	if (ix->names_overflow)
 		return;
 	if (ix->nnames >= DA_INDEX_MAX_ENTS ||
-	    !da_grow((void **)&ix->names, &ix->cap_names, ix->nnames + 1, sizeof(*ix->names))) {
+	    xa_grow((void **)&ix->names, &ix->cap_names, ix->nnames + 1, sizeof(*ix->names))) {
 		ix->names_overflow = true;
 		return;
 	}
@@ -308,8 +291,8 @@ static void da_index_leaf(struct da_index *ix, const struct xfmt_geom *g, const 
 	    h.count > xfmt_dir2_leaf_max_ents(g))
 		return;
 	if (ix->nlents + h.count > DA_INDEX_MAX_ENTS ||
-	    !da_grow((void **)&ix->lents, &ix->cap_lents, ix->nlents + h.count, sizeof(*ix->lents)) ||
-	    !da_grow((void **)&ix->leaves, &ix->cap_leaves, ix->nleaves + 1, sizeof(*ix->leaves))) {
+	    xa_grow((void **)&ix->lents, &ix->cap_lents, ix->nlents + h.count, sizeof(*ix->lents)) ||
+	    xa_grow((void **)&ix->leaves, &ix->cap_leaves, ix->nleaves + 1, sizeof(*ix->leaves))) {
 		ix->names_overflow = true;
 		return;
 	}

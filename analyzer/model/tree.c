@@ -23,6 +23,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
+#include "analyzer/model/grow.h"
 #include "analyzer/model/u64set.h"
 #include "analyzer/report/report_xml.h"
 
@@ -102,26 +103,9 @@ struct xa_tree_walker {
 	size_t       *up;        /* scratch: frames to append */
 };
 
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 64;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	n = realloc(*v, ncap * size);
-	if (!n)
-		return XERR_NOMEM;
-	*v = n;
-	*cap = ncap;
-	return 0;
-}
-
 static int buf_put(struct buf *b, const void *s, size_t len)
 {
-	if (grow((void **)&b->p, &b->cap, b->n + len + 1, 1))
+	if (xa_grow((void **)&b->p, &b->cap, b->n + len + 1, 1))
 		return XERR_NOMEM;
 	memcpy(b->p + b->n, s, len);
 	b->n += len;
@@ -196,9 +180,9 @@ static int set_current(struct xa_tree_walker *w, size_t f)
 static int push(struct xa_tree_walker *w, uint64_t ino, size_t parent, const uint8_t *name,
 		size_t namelen, unsigned depth)
 {
-	if (grow((void **)&w->fr, &w->capfr, w->nfr + 1, sizeof(*w->fr)) ||
-	    grow((void **)&w->stack, &w->capst, w->nst + 1, sizeof(*w->stack)) ||
-	    grow((void **)&w->names, &w->capnames, w->nnames + namelen, 1))
+	if (xa_grow((void **)&w->fr, &w->capfr, w->nfr + 1, sizeof(*w->fr)) ||
+	    xa_grow((void **)&w->stack, &w->capst, w->nst + 1, sizeof(*w->stack)) ||
+	    xa_grow((void **)&w->names, &w->capnames, w->nnames + namelen, 1))
 		return XERR_NOMEM;
 	if (namelen)
 		memcpy(w->names + w->nnames, name, namelen);
