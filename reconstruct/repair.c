@@ -612,10 +612,13 @@ static int recreate_root(struct xr_rp *rp)
 	/* the inode phase cleared it (its core damaged): made anew the same
 	 * way, keeping what its old core still says */
 	bool cleared = xa_u64set_has(&rp->cleared, root), kept = false;
+	/* a core that still read as an inode in use (only its fields were
+	 * damaged), as against one gone with the rest of its chunk */
+	bool had_core = xa_irec_find(ctx, root) != NULL;
 	bool want_rt;
 	int action, rc;
 
-	if (!xfmt_sb_ino_usable(g, root) || (xa_irec_find(ctx, root) && !cleared))
+	if (!xfmt_sb_ino_usable(g, root) || (had_core && !cleared))
 		return 0;
 	c = chunk_of(ctx, root);
 	if (!c) {
@@ -626,14 +629,14 @@ static int recreate_root(struct xr_rp *rp)
 	}
 	if (!c)
 		return 0;
-	want_rt = !cleared && xfmt_geom_ino_agino(g, root) + 2 < c->startino + 64u &&
+	want_rt = !had_core && xfmt_geom_ino_agino(g, root) + 2 < c->startino + 64u &&
 		  ctx->sb.rblocks == 0 && ctx->sb.rextents == 0 &&
 		  (ctx->sb.rbmino == XFS_NULLFSINO || ctx->sb.rbmino == root + 1) &&
 		  (ctx->sb.rsumino == XFS_NULLFSINO || ctx->sb.rsumino == root + 2) &&
 		  !xa_irec_find(ctx, root + 1) && !xa_irec_find(ctx, root + 2);
 	action = xr_plan_action(rp->plan, "recreate-root", 0, root,
 				"root directory %" PRIu64 " recreated (%s)%s", root,
-				cleared ? "its core was cleared" : "no inode is left there",
+				had_core ? "its core was cleared" : "no inode is left there",
 				want_rt ? "; realtime bitmap and summary inodes recreated after it" : "");
 	if (action < 0)
 		return action;
