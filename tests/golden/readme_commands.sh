@@ -11,12 +11,15 @@
 # package installation, which the running suite already needed), expects the
 # clean check's exit 0, then runs the second with one small test selected
 # (SUITE_TESTS) and expects its "1 passed, 0 failed" line.
+# The clone is made from the work tree holding the source: when the suite
+# runs from its clean copy of a configured tree (_build-check/src, no
+# repository of its own), that is the user's tree around it.
 # Skipped (77) where the source is no git checkout.
 . "$top_srcdir/tests/lib.sh"
 
 need_tool git
 need_tool autoreconf
-git -C "$top_srcdir" rev-parse --git-dir > /dev/null 2>&1 || skip "the source is no git checkout"
+repo=$(git -C "$top_srcdir" rev-parse --show-toplevel 2> /dev/null) || skip "the source is no git checkout"
 
 readme=$top_srcdir/README.md
 # The two commands: the first two ```sh blocks, one line each.
@@ -36,7 +39,7 @@ build_cmd=${first#*doc/debian-packages.txt) && }
 # TESTS= given to it would select the inner suite's tests too).
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKEOVERRIDES TESTS
 clone=$TMPD/clone
-git clone -q "$top_srcdir" "$clone" || fail "cannot clone the source tree"
+git clone -q "$repo" "$clone" || fail "cannot clone the source tree"
 (cd "$clone" && sh -c "$build_cmd") > "$TMPD/first.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] || fail "the first command exits $rc: $(tail -n 20 "$TMPD/first.out")"
