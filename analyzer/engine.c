@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/check/lsn_order.h"
 #include "analyzer/check/ownership.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
@@ -266,6 +267,7 @@ static const struct xa_pass xa_passes[] = {
 	{ "ownership",   xa_pass_ownership,   XA_RUN_CHECK },
 	{ "counters",    xa_pass_counters,    XA_RUN_CHECK },
 	{ "namespace",   xa_pass_namespace,   XA_RUN_CHECK },
+	{ "lsn-order",   xa_pass_lsn_order,   XA_RUN_CHECK },
 };
 
 int xa_run(struct xa_ctx *ctx, unsigned mode)

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analyzer/check/lsn_order.h"
 #include "analyzer/findings/findings.h"
 #include "analyzer/log/log_replay.h"
 #include "analyzer/log/log_scan.h"
@@ -177,6 +178,7 @@ struct xa_ctx {
 	uint64_t        log_last_lsn;    /* LSN of the last record before the head (0 = none
 	                                    found); metadata written by a repair carries it */
 	struct xa_log_state log;
+	struct xa_meta_lsn  meta_lsn;    /* latest LSN of the metadata read (check/lsn_order.h) */
 
 	/* per-AG results: AGs 0..nags-1.  AGs from nags to ags_in_image - 1 lie
 	 * in the image but are blank to its end (no header sector holds a byte;

@@ -31,6 +31,7 @@
 #include "formats/crc32c.h"
 #include "formats/dinode_enc.h"
 #include "formats/geom.h"
+#include "formats/lsn.h"
 #include "reconstruct/log_clear.h"
 #include "reconstruct/log_replay_plan.h"
 #include "reconstruct/plan.h"
@@ -820,13 +821,47 @@ static int plan_superblocks(struct xr_rp *rp)
 	return 0;
 }
 
+/* The findings logBehindMetadata answered by action; 0 or XERR_NOMEM. */
+static int answer_lsn_order(struct xr_rp *rp, int action)
+{
+	for (size_t i = 0; i < rp->ctx->findings.count; i++) {
+		if (rp->ctx->findings.items[i].p.code != XP_logBehindMetadata)
+			continue;
+		int rc = rp_answer(rp, action, i);
+
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* A clean log behind the latest metadata LSN: written anew at a cycle
+ * past it, as xfs_repair formats it. */
+static int plan_log_ahead(struct xr_rp *rp, uint32_t cycle)
+{
+	const struct xa_meta_lsn *m = &rp->ctx->meta_lsn;
+	int action, rc;
+
+	action = xr_plan_action(rp->plan, "format-log", XR_NO_AG, 0,
+				"metadata stamped with LSN %" PRIu32 "/%" PRIu32 " is at or past "
+				"the log head: a clean log of cycle %" PRIu32 " written",
+				(uint32_t)(m->lsn >> 32), (uint32_t)m->lsn, cycle);
+	if (action < 0)
+		return action;
+	rc = xr_log_clear_plan(&rp->env, cycle, action);
+	return rc ? rc : answer_lsn_order(rp, action);
+}
+
 /* A dirty log: replayed into OUT, or discarded as the user asked; either
- * way OUT gets a clean log of a later cycle. */
+ * way OUT gets a clean log of a later cycle.  A clean log gets one when
+ * metadata is stamped past its head. */
 static int plan_log(struct xr_rp *rp, uint32_t cycle)
 {
 	struct xa_ctx *ctx = rp->ctx;
 	int action, rc;
 
+	if (!ctx->log_dirty && cycle)
+		return plan_log_ahead(rp, cycle);
 	if (!ctx->log_dirty || (!rp->zero_log && !ctx->log.replayed))
 		return 0;
 	if (!rp->o->zero_log && rp->zero_log)
@@ -850,7 +885,8 @@ static int plan_log(struct xr_rp *rp, uint32_t cycle)
 	for (size_t i = 0; !rc && i < ctx->findings.count; i++) {
 		enum xprob_code c = ctx->findings.items[i].p.code;
 
-		if (c == XP_imageDirtyLog || c == XP_logTornHead || c == XP_logDamaged)
+		if (c == XP_imageDirtyLog || c == XP_logTornHead || c == XP_logDamaged ||
+		    c == XP_logBehindMetadata)
 			rc = rp_answer(rp, action, i);
 	}
 	return rc;
@@ -901,17 +937,24 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 		sum->refused = true;
 		goto count;
 	}
-	if (ctx->log_dirty) {
-		/* Metadata written now must not be ahead of the new log's head. */
-		uint64_t max_lsn = ctx->log_last_lsn > ctx->sb.lsn ? ctx->log_last_lsn : ctx->sb.lsn;
+	if (ctx->log_dirty || xa_findings_have(&ctx->findings, XP_logBehindMetadata)) {
+		/* Metadata written now must not be ahead of the new log's head,
+		 * nor may any metadata left as it is. */
+		uint64_t max_lsn = xfmt_lsn_later(xfmt_lsn_later(ctx->log_last_lsn, ctx->sb.lsn),
+						  ctx->meta_lsn.lsn);
 
 		rc = xr_log_clear_cycle(&rp.env, max_lsn, &log_cycle);
-		if (rc) {
+		if (rc && !ctx->log_dirty) {
+			/* No cycle fits past it: the finding stays unanswered. */
+			log_cycle = 0;
+			rc = 0;
+		} else if (rc) {
 			snprintf(err, errlen, "the dirty log cannot be discarded: %s", xerr_str(rc));
 			goto out;
+		} else {
+			/* The cleared log's unmount record, behind its head. */
+			rp.env.lsn = (uint64_t)log_cycle << 32;
 		}
-		/* The cleared log's unmount record, behind its head. */
-		rp.env.lsn = (uint64_t)log_cycle << 32;
 	}
 
 	fix_rootino(&rp);

@@ -95,6 +95,14 @@ void xa_loc_sink_init(struct xa_loc_sink *ls, struct xa_findings *f)
 	ls->sink.arg = ls;
 }
 
+bool xa_findings_have(const struct xa_findings *f, enum xprob_code code)
+{
+	for (size_t i = 0; i < f->count; i++)
+		if (f->items[i].p.code == code)
+			return true;
+	return false;
+}
+
 uint64_t xa_findings_count(const struct xa_findings *f, enum xprob_severity min)
 {
 	uint64_t n = 0;

@@ -10,6 +10,7 @@
 #ifndef XA_FINDINGS_H
 #define XA_FINDINGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -57,6 +58,9 @@ struct xa_loc_sink {
 	struct xa_loc       loc;
 };
 void xa_loc_sink_init(struct xa_loc_sink *ls, struct xa_findings *f);
+
+/* True when a finding of this code is stored. */
+bool xa_findings_have(const struct xa_findings *f, enum xprob_code code);
 
 /* Number of findings of at least the given severity (stored or dropped). */
 uint64_t xa_findings_count(const struct xa_findings *f, enum xprob_severity min);

@@ -151,6 +151,7 @@ static void verify_index_block(struct xa_ctx *ctx, const struct xa_inode *dir,
 		verify->loc.what = "directory leaf";
 		xfmt_dir2_leaf_verify(blk, g->dirblksize, g, &exp, leaf1, &verify->sink);
 	}
+	xa_note_meta_lsn(ctx, blk, g->dirblksize, &verify->loc);
 }
 
 /*
@@ -521,6 +522,7 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 					xfmt_dir2_block_verify(blk, g->dirblksize, g, &exp, &verify->sink);
 				else
 					xfmt_dir2_data_verify(blk, g->dirblksize, g, &exp, &verify->sink);
+				xa_note_meta_lsn(ctx, blk, g->dirblksize, &verify->loc);
 			}
 			/* Past a damaged record the walk resyncs on the next
 			 * tagged one, so the names after it are still listed. */

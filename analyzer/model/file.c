@@ -292,6 +292,11 @@ int xa_symlink_target(struct xa_ctx *ctx, const struct xa_inode *ip, uint8_t *ou
 		if (ximg_pread(ctx->img, buf, n, byte) != 0)
 			break;
 		xfmt_symlink_asm_add(&a, buf, n, byte >> XFS_BB_SHIFT, g, sink);
+		/* One header per mapping, as the kernel writes it. */
+		struct xa_loc loc = { XPROB_HAS_INO | XPROB_HAS_BYTE, 0, 0, ip->ino, byte,
+				      "symlink block" };
+
+		xa_note_meta_lsn(ctx, buf, n, &loc);
 	}
 	xfmt_symlink_asm_finish(&a, sink);
 	free(buf);

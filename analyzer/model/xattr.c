@@ -88,6 +88,8 @@ static int emit_remote(struct xwalk *w, const struct xfmt_attr_entry *e)
 		}
 		xfmt_attr_rmt_asm_add(&a, b->data, b->len, daddr, g,
 				      w->verify ? vsink(w, "attr remote value") : &none);
+		if (w->verify)
+			xa_note_meta_lsn(w->ctx, b->data, b->len, &w->verify->loc);
 		xa_put(w->ctx, &b);
 	}
 	xfmt_attr_rmt_asm_finish(&a, w->verify ? vsink(w, "attr remote value") : &none);
@@ -259,6 +261,8 @@ static int tree_walk(struct xwalk *w)
 			*w->complete = false;
 			break;
 		}
+		if (w->verify)
+			xa_note_meta_lsn(w->ctx, b->data, b->len, &w->verify->loc);
 		xa_put(w->ctx, &b);
 	}
 out:

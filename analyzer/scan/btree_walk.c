@@ -209,6 +209,7 @@ static void walk_block(struct walk_state *st, uint32_t agbno, unsigned level, bo
 	exp.owner = w->ag->agno;
 	exp.is_root = is_root;
 	xfmt_bt_verify_hdr(b->data, b->len, w->bt, &ctx->geom, &exp, &ls.sink);
+	xa_note_meta_lsn(ctx, b->data, b->len, &ls.loc);
 	if (xfmt_bt_hdr_decode(b->data, b->len, w->bt, st->v5, &h) != 0 ||
 	    h.magic != xfmt_bt_magic(w->bt, st->v5) || h.level != level) {
 		/* Wrong kind of block or wrong height: nothing below is trustworthy. */

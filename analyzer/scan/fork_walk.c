@@ -177,6 +177,7 @@ static void fw_block(struct fwalk *w, uint64_t fsb, unsigned level, uint64_t *fi
 	exp.is_root = false;
 	if (xfmt_bt_verify_hdr(b->data, b->len, XFMT_BT_BMAP, g, &exp, &ls.sink))
 		w->res->complete = false;
+	xa_note_meta_lsn(ctx, b->data, b->len, &ls.loc);
 	if (xfmt_bt_hdr_decode(b->data, b->len, XFMT_BT_BMAP, g->v5, &h) != 0 ||
 	    h.magic != xfmt_bt_magic(XFMT_BT_BMAP, g->v5) || h.level != level) {
 		w->res->complete = false;

@@ -84,6 +84,7 @@ static int check_agf(struct xa_ctx *ctx, struct xa_ag *ag)
 		return rc == XERR_NOMEM ? rc : 0;
 	if (xfmt_agf_decode(b->data, b->len, &ag->agf) == 0) {
 		xfmt_agf_verify(b->data, b->len, &ag->agf, &ctx->geom, ag->agno, &ls.sink);
+		xa_note_meta_lsn(ctx, b->data, b->len, &ls.loc);
 		ag->agf_ok = ag->agf.magicnum == XFS_AGF_MAGIC && ag->agf.seqno == ag->agno;
 	}
 	xa_put(ctx, &b);
@@ -102,6 +103,7 @@ static int check_agi(struct xa_ctx *ctx, struct xa_ag *ag)
 		return rc == XERR_NOMEM ? rc : 0;
 	if (xfmt_agi_decode(b->data, b->len, &ag->agi) == 0) {
 		xfmt_agi_verify(b->data, b->len, &ag->agi, &ctx->geom, ag->agno, &ls.sink);
+		xa_note_meta_lsn(ctx, b->data, b->len, &ls.loc);
 		ag->agi_ok = ag->agi.magicnum == XFS_AGI_MAGIC && ag->agi.seqno == ag->agno;
 		for (unsigned i = 0; i < XFS_AGI_UNLINKED_BUCKETS; i++)
 			if (ag->agi.unlinked[i] != XFS_NULLAGINO)
@@ -125,6 +127,7 @@ static int check_agfl(struct xa_ctx *ctx, struct xa_ag *ag)
 	if (xfmt_agfl_decode(b->data, b->len, &ctx->geom, &agfl) == 0) {
 		xfmt_agfl_verify(b->data, b->len, &agfl, ag->agf_ok ? &ag->agf : NULL,
 				 &ctx->geom, ag->agno, &ls.sink);
+		xa_note_meta_lsn(ctx, b->data, b->len, &ls.loc);
 		ag->agfl_ok = !ctx->geom.v5 || agfl.magicnum == XFS_AGFL_MAGIC;
 		/* AGFL blocks are in use (owned by the AG); claim them. */
 		if (ag->agfl_ok && ag->agf_ok && ag->agf.flcount <= agfl.size) {
