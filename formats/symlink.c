@@ -88,6 +88,23 @@ int xfmt_symlink_hdr_decode(const uint8_t *buf, size_t len, struct xfmt_symlink_
 	return 0;
 }
 
+int xfmt_symlink_hdr_encode(uint8_t *buf, size_t len, const struct xfmt_geom *g,
+			    uint64_t owner, uint32_t offset, uint32_t bytes, uint64_t daddr,
+			    uint64_t lsn)
+{
+	if (len < XFMT_SYMLINK_HDR_LEN)
+		return -1;
+	xfmt_put_be32(buf + SL_MAGIC, XFS_SYMLINK_MAGIC);
+	xfmt_put_be32(buf + SL_OFFSET, offset);
+	xfmt_put_be32(buf + SL_BYTES, bytes);
+	memcpy(buf + SL_UUID, g->meta_uuid, 16);
+	xfmt_put_be64(buf + SL_OWNER, owner);
+	xfmt_put_be64(buf + SL_BLKNO, daddr);
+	xfmt_put_be64(buf + SL_LSN, lsn);
+	xfmt_crc_update(buf, len, SL_CRC);
+	return 0;
+}
+
 size_t xfmt_symlink_payload_off(bool v5)
 {
 	return v5 ? XFMT_SYMLINK_HDR_LEN : 0;

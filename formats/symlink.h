@@ -81,6 +81,16 @@ struct xfmt_symlink_hdr {
 /* Decode the header at buf; -1 (and *out zeroed) if len < 56. */
 int xfmt_symlink_hdr_decode(const uint8_t *buf, size_t len, struct xfmt_symlink_hdr *out);
 
+/*
+ * Write a v5 remote buffer's header anew (magic, offset, bytes, the
+ * metadata uuid of g, owner, blkno = daddr, lsn) and its CRC over len
+ * bytes; the payload after it is left as it is.  Returns 0, or -1 if len
+ * cannot hold the header.
+ */
+int xfmt_symlink_hdr_encode(uint8_t *buf, size_t len, const struct xfmt_geom *g,
+			    uint64_t owner, uint32_t offset, uint32_t bytes, uint64_t daddr,
+			    uint64_t lsn);
+
 /* Target bytes a buffer of buflen bytes can carry: buflen - 56 (v5) or buflen. */
 size_t xfmt_symlink_buf_space(size_t buflen, bool v5);
 

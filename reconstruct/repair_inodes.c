@@ -7,9 +7,11 @@
  * block count (recomputed from what it owns), its unlinked pointer, its link
  * count (the count of names the namespace check found), or a damaged
  * attribute fork (emptied: the file's data is worth more than a damaged
- * xattr).  Any other error - a bad magic, mode, format or fork map, a
- * damaged symlink - clears it, as xfs_repair does: a free inode as the
- * kernel leaves one, its blocks released to the AG rebuild.
+ * xattr), or the headers of its remote symlink blocks (written anew around
+ * target bytes that still read as one).  Any other error - a bad magic,
+ * mode, format or fork map, a symlink target that is gone - clears it, as
+ * xfs_repair does: a free inode as the kernel leaves one, its blocks
+ * released to the AG rebuild.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -23,6 +25,7 @@
 #include "formats/btree.h"
 #include "formats/crc32c.h"
 #include "formats/dinode_enc.h"
+#include "formats/symlink.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair_int.h"
 
@@ -121,6 +124,7 @@ struct verdict {
 	bool     zero_size;      /* a device, FIFO or socket with a size */
 	bool     zero_nextents;  /* an extent count beside a device or inline data */
 	bool     zero_anextents; /* an attr extent count beside inline attributes */
+	bool     fix_symlink;    /* remote symlink headers written anew (target kept) */
 };
 
 static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict *v)
@@ -190,6 +194,18 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	if (xprob_severity_of(f->p.code) != XSEV_ERROR)
 		return;  /* other warnings alone change nothing */
 	switch (f->p.code) {
+	/* A remote symlink header: every field of it follows from the inode
+	 * and the block's place; the target bytes after it are what counts
+	 * (xfs_repair keeps such a symlink).  rp_plan_inodes checks they
+	 * still read as the target. */
+	case XP_symBadMagic:
+	case XP_symBadBlkno:
+	case XP_symBadUuid:
+	case XP_symBadOwner:
+	case XP_symBadRange:
+	case XP_symHdrMismatch:
+		v->fix_symlink = true;
+		return;
 	case XP_inoBadCrc:
 	case XP_inoBadInumber:
 	case XP_inoBadUuid:
@@ -344,6 +360,75 @@ static int fix_block_crc(struct xr_rp *rp, int action, uint64_t ino, const struc
 	return put_block_crc(rp, action, ino, f->p.code, f->p.byte, (size_t)f->p.off);
 }
 
+/*
+ * The remote symlink ino's mappings under damaged headers: each mapping
+ * (one header each, XFMT_SYMLINK_MAPS at most) must still look like a
+ * symlink block - its magic, its owner or the filesystem's uuid intact,
+ * not a block of something else - and its payload must carry the next
+ * target bytes without a NUL, di_size of them in all.  Then *ok is set,
+ * and with action >= 0 every header is written anew around its payload.
+ * Returns 0 or a negative xerr.
+ */
+static int symlink_headers(struct xr_rp *rp, uint64_t ino, int action, bool *ok)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	struct xa_extents ex = { 0 };
+	struct xa_inode ip;
+	uint8_t *buf = NULL;
+	size_t have = 0, size, maxlen = (size_t)g->blocksize * 2;
+	int rc = xa_inode_read(ctx, ino, &ip);
+
+	*ok = false;
+	if (rc)
+		return rc == XERR_NOMEM ? rc : 0;
+	size = (size_t)ip.d.size;
+	if (!g->v5 || ip.d.format != XFS_DINODE_FMT_EXTENTS || ip.d.size == 0 ||
+	    ip.d.size >= XFMT_SYMLINK_MAXLEN)
+		goto out;
+	rc = xa_extents_load(ctx, &ip, XA_DATA_FORK, &ex);
+	buf = rc ? NULL : malloc(maxlen);
+	if (!rc && !buf)
+		rc = XERR_NOMEM;
+	for (size_t i = 0; !rc && i < ex.n && i < XFMT_SYMLINK_MAPS && have < size; i++) {
+		const struct xfmt_bmbt_rec *r = &ex.v[i];
+		size_t len = (size_t)r->blockcount << g->blocklog, take;
+		uint64_t byte = xfmt_geom_fsb_byte(g, r->startblock);
+		struct xfmt_symlink_hdr h;
+
+		if (r->startoff != i || r->blockcount == 0 || len > maxlen ||
+		    !xfmt_bt_fsbno_ok(g, r->startblock) ||
+		    !xfmt_bt_fsbno_ok(g, r->startblock + r->blockcount - 1))
+			goto out;
+		rc = xr_plan_read(rp->plan, ctx, byte, buf, len);
+		if (rc || xfmt_symlink_hdr_decode(buf, len, &h) != 0)
+			goto out;
+		if (h.magic != XFS_SYMLINK_MAGIC && h.owner != ino &&
+		    memcmp(h.uuid, g->meta_uuid, 16) != 0)
+			goto out;
+		take = size - have;
+		if (take > len - XFMT_SYMLINK_HDR_LEN)
+			take = len - XFMT_SYMLINK_HDR_LEN;
+		if (memchr(buf + XFMT_SYMLINK_HDR_LEN, 0, take))
+			goto out;
+		if (action >= 0) {
+			uint32_t agno = xfmt_geom_fsb_agno(g, r->startblock);
+
+			xfmt_symlink_hdr_encode(buf, len, g, ino, (uint32_t)have, (uint32_t)take,
+						byte >> XFS_BB_SHIFT, rp->env.lsn);
+			rc = xr_plan_write(rp->plan, action, "symlink", agno,
+					   xfmt_geom_fsb_agbno(g, r->startblock), ino, byte, buf, len);
+		}
+		have += take;
+	}
+	*ok = !rc && have == size;
+out:
+	free(buf);
+	xa_extents_release(&ex);
+	xa_inode_release(&ip);
+	return rc == XERR_NOMEM ? rc : 0;
+}
+
 static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		      const struct ino_fi *grp, size_t n)
 {
@@ -368,7 +453,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		return clear_inode(rp, ino, grp, n, slot_was_free(ctx, ino));
 	}
 	action = xr_plan_action(rp->plan, "fix-inode", xfmt_geom_ino_agno(g, ino), ino,
-				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
+				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
 				v->fix_flags ? " invalid flag bits and size hints cleared;" : "",
 				v->fix_times ? " timestamps mended;" : "",
 				v->tidy_core ? " version and onlink set as the filesystem writes them;" : "",
@@ -382,6 +467,8 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 				v->fix_magic ? " magic number put back;" : "",
 				v->set_reflink ? " reflink flag set (it shares blocks);" : "",
 				v->zero_pads ? " padding zeroed;" : "",
+				v->fix_symlink ? " remote symlink headers rewritten around the "
+						 "target bytes found;" : "",
 				v->reseal ? " checksum and identity rewritten" : "");
 	if (action < 0) {
 		rc = action;
@@ -438,9 +525,15 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		const struct xa_finding *f = &ctx->findings.items[grp[i].fi];
 
 		if (!crc_only_block(ctx, f) || (v->drop_attr && f->p.code != XP_symBadCrc &&
-						f->p.code != XP_btBadCrc))
+						f->p.code != XP_btBadCrc) ||
+		    (v->fix_symlink && f->p.code == XP_symBadCrc))
 			continue;
 		rc = fix_block_crc(rp, action, ino, f);
+	}
+	if (!rc && v->fix_symlink) {
+		bool ok;
+
+		rc = symlink_headers(rp, ino, action, &ok);
 	}
 	for (size_t i = 0; !rc && i < n; i++)
 		if (xprob_severity_of(ctx->findings.items[grp[i].fi].p.code) == XSEV_ERROR)
@@ -506,6 +599,14 @@ int rp_plan_inodes(struct xr_rp *rp)
 		if (!xa_irec_find(ctx, v[i].ino) && (vd.reseal || vd.set_nblocks || vd.drop_attr ||
 						      vd.null_unlinked || vd.fix_magic))
 			vd.clear = true;
+		if (vd.fix_symlink && !vd.clear) {
+			bool ok;
+
+			rc = symlink_headers(rp, v[i].ino, -1, &ok);
+			if (rc)
+				break;
+			vd.clear = !ok;
+		}
 		if (!xfmt_geom_ino_valid(&ctx->geom, v[i].ino))
 			;  /* a number no inode has: nothing to write */
 		else if (vd.clear)
@@ -513,7 +614,7 @@ int rp_plan_inodes(struct xr_rp *rp)
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
 			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads ||
 			 vd.fix_flags || vd.fix_times || vd.tidy_core || vd.zero_size ||
-			 vd.zero_nextents || vd.zero_anextents)
+			 vd.zero_nextents || vd.zero_anextents || vd.fix_symlink)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;
 	}
