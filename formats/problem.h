@@ -27,11 +27,14 @@ enum xprob_severity {
 
 /*
  * Fix classes: the kind of repair that answers a finding.  Each row of
- * problems.def names one.  NONE is for notes and warnings repair leaves
- * alone; an error never has it.  REPORT_ONLY marks an error repair
- * deliberately leaves (the row's comment says why); no action answers it.
- * X(name, description): the description is the one line doc/findings.md
- * prints.
+ * problems.def names one; each action of the planner (reconstruct/
+ * actions.def) lists the classes of the findings it may answer, and the
+ * plan counts every answer by an action that does not list the finding's
+ * class (reconstruct/plan.c; the tests fail on one).  NONE is for notes
+ * and warnings repair leaves alone; an error never has it.  REPORT_ONLY
+ * marks an error repair deliberately leaves (the row's comment says why);
+ * no action answers it.  X(name, description): the description is the one
+ * line doc/findings.md prints.
  */
 #define XFIX_LIST(X) \
 	X(NONE,               "nothing to repair: a note or a warning repair leaves alone") \
