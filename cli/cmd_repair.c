@@ -90,7 +90,7 @@ static void print_plan(FILE *out, const struct xa_ctx *ctx, const struct xr_plan
 				bytes += plan->changes[k].len;
 			}
 		fprintf(out, "A%zu %s: %s [%" PRIu64 " writes, %" PRIu64 " bytes, %zu findings]\n",
-			i + 1, a->kind, a->text, n, bytes, a->nfindings);
+			i + 1, xr_action_name(a->kind), a->text, n, bytes, a->nfindings);
 		for (size_t k = 0; verbose && k < a->nfindings; k++) {
 			const struct xa_finding *f = &ctx->findings.items[a->findings[k]];
 			char msg[512];
@@ -258,6 +258,9 @@ int xr_repair_prepare(const struct xr_prepare_opts *o, struct xa_ctx *ctx, struc
 		code = XC_EXIT_OPERATIONAL;
 		goto fail;
 	}
+	/* Our bug, not the input's: the plan stands, the user is told. */
+	if (xr_plan_mismatch_text(plan, err, sizeof(err)))
+		fprintf(errs, "xfsrecon: %s: note: %s; please report it\n", o->image, err);
 	return 0;
 fail:
 	xr_plan_release(plan);

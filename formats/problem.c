@@ -21,7 +21,7 @@ static const struct xprob_row xprob_rows[] = {
 };
 
 static const char *const xfix_names[] = {
-#define XFIX_NAME(name) #name,
+#define XFIX_NAME(name, desc) #name,
 	XFIX_LIST(XFIX_NAME)
 #undef XFIX_NAME
 };
@@ -82,6 +82,19 @@ const char *xprob_fix_name(enum xprob_fix fix)
 	if ((unsigned)fix >= XFIX_COUNT)
 		return "NONE";
 	return xfix_names[fix];
+}
+
+static const char *const xfix_descriptions[] = {
+#define XFIX_DESC(name, desc) desc,
+	XFIX_LIST(XFIX_DESC)
+#undef XFIX_DESC
+};
+
+const char *xprob_fix_description(enum xprob_fix fix)
+{
+	if ((unsigned)fix >= XFIX_COUNT)
+		return "";
+	return xfix_descriptions[fix];
 }
 
 unsigned xprob_table_size(void)

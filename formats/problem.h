@@ -2,7 +2,7 @@
  * problem.h - the vocabulary of findings, shared by every layer.
  *
  * Every corruption finding has one row in problems.def: a stable numeric code,
- * a camelCase ID, a severity, a message template and the repair action.  The
+ * a camelCase ID, a severity, a message template and the fix class.  The
  * enums below are generated from that table; nothing prints corruption text
  * directly.  A verifier fills a struct xprob (what failed, where inside the
  * structure, expected vs observed) and hands it to a sink; the analyzer's sink
@@ -25,30 +25,67 @@ enum xprob_severity {
 	XSEV_ERROR,     /* corruption */
 };
 
-/* Repair actions a finding calls for; reconstruct/ plans from these. */
+/*
+ * Fix classes: the kind of repair that answers a finding.  Each row of
+ * problems.def names one; each action of the planner (reconstruct/
+ * actions.def) lists the classes of the findings it may answer, and the
+ * plan counts every answer by an action that does not list the finding's
+ * class (reconstruct/plan.c; the tests fail on one).  NONE is for notes
+ * and warnings repair leaves alone; an error never has it.  REPORT_ONLY
+ * marks an error repair deliberately leaves (the row's comment says why);
+ * no action answers it.  X(name, description): the description is the one
+ * line doc/findings.md prints.
+ */
 #define XFIX_LIST(X) \
-	X(NONE)                 /* nothing to do */ \
-	X(RECOMPUTE_CRC)        /* contents trusted, checksum rewritten */ \
-	X(SB_FROM_VOTE)         /* superblock rewritten from the voted geometry */ \
-	X(SB_COUNTERS)          /* summary counters recomputed */ \
-	X(REBUILD_AGF)          /* AGF rebuilt from rmap and the free-space scan */ \
-	X(REBUILD_AGI)          /* AGI rebuilt from the inode scan */ \
-	X(RESET_AGFL)           /* AGFL emptied and refilled */ \
-	X(REBUILD_FREESPACE)    /* bnobt and cntbt rebuilt from rmap */ \
-	X(REBUILD_INOBT)        /* inobt and finobt rebuilt from inode chunks */ \
-	X(REBUILD_RMAPBT)       /* rmapbt rebuilt from primary metadata */ \
-	X(REBUILD_REFCOUNTBT)   /* refcountbt rebuilt from rmap */ \
-	X(REBUILD_BMBT)         /* an inode's fork mapping rebuilt from rmap */ \
-	X(FIX_INODE)            /* inode core fields corrected */ \
-	X(CLEAR_INODE)          /* inode freed, its blocks released */ \
-	X(REPLAY_LOG)           /* dirty log replayed into the output */ \
-	X(FIX_DIRECTORY)        /* directory entries or blocks rewritten */ \
-	X(FIX_LINK_COUNT)       /* nlink set to the number of names */ \
-	X(LOST_FOUND)           /* orphan linked into lost+found */ \
-	X(RESOLVE_CROSSLINK)    /* one claimant keeps the block, the other gets a copy or a hole */
+	X(NONE,               "nothing to repair: a note or a warning repair leaves alone") \
+	X(REPORT_ONLY,        "an error repair deliberately leaves as it is: reported, never " \
+	                      "answered, so the output stays incomplete (exit 4)") \
+	X(RECOMPUTE_CRC,      "contents trusted, checksum rewritten (or the structure " \
+	                      "rewritten whole by the action that rebuilds it)") \
+	X(SB_FROM_VOTE,       "superblock rewritten from the copy the vote chose; a field the " \
+	                      "primary alone gets wrong from a sound secondary") \
+	X(SB_FIELDS,          "superblock field set to what the filesystem implies: the " \
+	                      "features2 mirror, flags, inprogress, NEEDSREPAIR, root, " \
+	                      "realtime and quota inode pointers, the bytes past the " \
+	                      "structure") \
+	X(SB_COUNTERS,        "summary counters recomputed") \
+	X(REBUILD_AGF,        "AGF rebuilt from the owned extents and the free-space scan") \
+	X(REBUILD_AGI,        "AGI rebuilt from the inode scan, with empty unlinked buckets") \
+	X(RESET_AGFL,         "AGFL emptied and refilled") \
+	X(REBUILD_FREESPACE,  "bnobt and cntbt rebuilt from what stays owned") \
+	X(REBUILD_INOBT,      "inobt and finobt rebuilt from the inode chunks and the inode " \
+	                      "cores") \
+	X(REBUILD_RMAPBT,     "rmapbt rebuilt from the primary metadata") \
+	X(REBUILD_REFCOUNTBT, "refcountbt rebuilt from the file mappings; leftover CoW " \
+	                      "staging extents freed") \
+	X(REBUILD_BTREE,      "a damaged btree block: the tree it belongs to is rebuilt (an " \
+	                      "AG's trees with the AG; a bmbt goes with its inode)") \
+	X(REBUILD_BMBT,       "an inode's fork map is damaged: the inode is cleared, and a " \
+	                      "regular file's data fork rebuilt from the rmapbt (revive-file) " \
+	                      "where its records are left") \
+	X(FIX_INODE,          "inode core fields corrected in place; an inode whose other " \
+	                      "faults no edit answers is cleared instead") \
+	X(CLEAR_INODE,        "inode freed, its blocks released") \
+	X(DROP_ATTR_FORK,     "the damaged attribute fork emptied; the file keeps its data") \
+	X(REVIVE_INODE,       "an inode whose core is lost brought back from the rmapbt, its " \
+	                      "directory blocks or the log; an entry naming one nothing " \
+	                      "brings back is dropped when its directory is rewritten") \
+	X(REPLAY_LOG,         "dirty log replayed into the output, or discarded when asked or " \
+	                      "empty (zero-log); either way a clean log is written") \
+	X(FORMAT_LOG,         "a clean log written at a cycle past every metadata LSN, as " \
+	                      "xfs_repair formats it (with a replay or discard, or alone)") \
+	X(FIX_DIRECTORY,      "directory rewritten from the entries it still holds") \
+	X(FIX_ROOT,           "the root directory: the superblock pointed back at the one " \
+	                      "mkfs made, or a new one made in its place") \
+	X(FIX_LINK_COUNT,     "nlink set to the number of names") \
+	X(LOST_FOUND,         "orphan linked into lost+found, or reached again through a " \
+	                      "directory the repair rebuilt") \
+	X(RESOLVE_CROSSLINK,  "one claimant keeps the block, the other gets a copy or a hole") \
+	X(MISSING_TAIL,       "the missing end of a truncated image taken as lost: read as " \
+	                      "zeros, written as a hole, the files with blocks there listed")
 
 enum xprob_fix {
-#define XFIX_ENUM(name) XFIX_##name,
+#define XFIX_ENUM(name, desc) XFIX_##name,
 	XFIX_LIST(XFIX_ENUM)
 #undef XFIX_ENUM
 	XFIX_COUNT
@@ -135,6 +172,8 @@ enum xprob_severity xprob_severity_of(enum xprob_code code);
 enum xprob_fix xprob_fix_of(enum xprob_code code);
 const char *xprob_severity_name(enum xprob_severity sev);
 const char *xprob_fix_name(enum xprob_fix fix);
+/* The one-line description of a fix class ("" for an unknown one). */
+const char *xprob_fix_description(enum xprob_fix fix);
 
 /* Iterate the table (for the generated documentation and tests). */
 unsigned xprob_table_size(void);

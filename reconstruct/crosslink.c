@@ -544,7 +544,7 @@ static int move_fork(struct xr_rp *rp, const struct loss *ls, size_t n, size_t *
 		xfmt_dinode_put_nblocks(buf, nb + f.nblocks);
 	}
 	xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
-	action = xr_plan_action(rp->plan, "resolve-crosslink", ls[0].agno, ino,
+	action = xr_plan_action(rp->plan, XR_ACT_RESOLVE_CROSSLINK, ls[0].agno, ino,
 				"inode %" PRIu64 ": %s-fork blocks another owner keeps: %" PRIu64
 				" copied to new blocks (the other owner is file data), %" PRIu64
 				" left as a hole (filesystem metadata owns them)%s", ino,

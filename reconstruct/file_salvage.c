@@ -306,7 +306,7 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 		buf[91] = 0;
 	}
 	xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
-	action = xr_plan_action(rp->plan, "revive-file", agno, ino,
+	action = xr_plan_action(rp->plan, XR_ACT_REVIVE_FILE, agno, ino,
 				"file %" PRIu64 " brought back from the reverse map: %zu extents, "
 				"%" PRIu64 " blocks%s%s", ino, nrec, blocks,
 				f.nblocks ? ", mapped by a new bmbt" : "",

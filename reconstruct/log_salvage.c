@@ -198,7 +198,7 @@ static int revive_from_copy(struct xr_rp *rp, const struct xa_stale_inode *si, b
 		rc = 0;
 		goto out;
 	}
-	action = xr_plan_action(rp->plan, "revive-from-log", xfmt_geom_ino_agno(g, si->ino),
+	action = xr_plan_action(rp->plan, XR_ACT_REVIVE_FROM_LOG, xfmt_geom_ino_agno(g, si->ino),
 				si->ino, "inode %" PRIu64 " brought back whole from its copy in the "
 				"log (LSN %" PRIu64 "): mode %06o, %zu extents", si->ino, si->lsn,
 				d.mode, ndata + nattr);

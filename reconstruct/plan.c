@@ -324,13 +324,15 @@ void xr_plan_release(struct xr_plan *p)
 	p->spill_fd = -1;
 }
 
-int xr_plan_action(struct xr_plan *p, const char *kind, uint32_t agno, uint64_t ino,
+int xr_plan_action(struct xr_plan *p, enum xr_action_kind kind, uint32_t agno, uint64_t ino,
 		   const char *fmt, ...)
 {
 	struct xr_action *a;
 	char line[512];
 	va_list ap;
 
+	if (!xr_action_name(kind))
+		return XERR_USAGE;
 	if (grow((void **)&p->actions, &p->actions_cap, p->nactions, sizeof(*p->actions)))
 		return XERR_NOMEM;
 	va_start(ap, fmt);
@@ -347,7 +349,7 @@ int xr_plan_action(struct xr_plan *p, const char *kind, uint32_t agno, uint64_t 
 	return (int)p->nactions++;
 }
 
-int xr_plan_answer(struct xr_plan *p, int action, size_t fi)
+int xr_plan_answer(struct xr_plan *p, int action, size_t fi, enum xprob_code code)
 {
 	struct xr_action *a;
 
@@ -360,7 +362,35 @@ int xr_plan_answer(struct xr_plan *p, int action, size_t fi)
 	if (grow((void **)&a->findings, &a->findings_cap, a->nfindings, sizeof(*a->findings)))
 		return XERR_NOMEM;
 	a->findings[a->nfindings++] = fi;
+	/* Kept even so: refusing it would make a user's repair fail for a
+	 * bug of ours; the caller decides (repair.c, strict in the tests). */
+	if (!xr_action_answers(a->kind, xprob_fix_of(code))) {
+		if (!p->mismatch.count) {
+			p->mismatch.action = (size_t)action;
+			p->mismatch.finding = fi;
+			p->mismatch.code = code;
+		}
+		p->mismatch.count++;
+	}
 	return 0;
+}
+
+size_t xr_plan_mismatch_text(const struct xr_plan *p, char *buf, size_t len)
+{
+	const struct xr_plan_mismatch *m = &p->mismatch;
+	const char *id;
+
+	if (len)
+		buf[0] = '\0';
+	if (!m->count || m->action >= p->nactions)
+		return 0;
+	id = xprob_id(m->code);
+	snprintf(buf, len,
+		 "%zu answer%s outside the actions table (a planner bug): the first, A%zu %s "
+		 "answers F%zu %s, whose fix class %s its row does not list", m->count,
+		 m->count == 1 ? "" : "s", m->action + 1, xr_action_name(p->actions[m->action].kind),
+		 m->finding + 1, id ? id : "unknown", xprob_fix_name(xprob_fix_of(m->code)));
+	return m->count;
 }
 
 int xr_plan_write(struct xr_plan *p, int action, const char *structure, uint32_t agno,

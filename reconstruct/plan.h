@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "reconstruct/actions.h"
+
 struct xa_ctx;
 
 #define XR_NO_AG UINT32_MAX
@@ -41,7 +43,7 @@ struct xr_change {
 
 /* One step of the repair, in the order planned. */
 struct xr_action {
-	const char *kind;       /* static: "rebuild-ag-btrees", "clear-inode", ... */
+	enum xr_action_kind kind;  /* its row in actions.def (xr_action_name) */
 	uint32_t    agno;       /* XR_NO_AG when not about one AG */
 	uint64_t    ino;        /* 0 when not about one inode */
 	char       *text;       /* one human line, owned */
@@ -102,6 +104,19 @@ struct xr_ag_note {
 	const char *believed;   /* static: which metadata the rebuild trusted */
 };
 
+/*
+ * Answers the actions table does not allow: a finding tied to an action
+ * whose row in actions.def lacks the finding's fix class.  A planner or
+ * table bug, never the input's fault: the answer is kept, counted, and the
+ * first one named, for the test suite to fail on and users to be told of.
+ */
+struct xr_plan_mismatch {
+	size_t          count;
+	size_t          action;   /* the first one: its action index */
+	size_t          finding;  /* its finding index */
+	enum xprob_code code;     /* the finding's code */
+};
+
 struct xr_plan_index;
 
 struct xr_plan {
@@ -128,6 +143,7 @@ struct xr_plan {
 	uint64_t          spill_end;
 	bool              over_bound; /* the spill file could not be written */
 	struct xr_plan_index *index;  /* changes ordered by offset (plan.c) */
+	struct xr_plan_mismatch mismatch;  /* answers outside the actions table */
 };
 
 /*
@@ -149,10 +165,11 @@ void xr_plan_init(struct xr_plan *p);
 void xr_plan_release(struct xr_plan *p);
 
 /*
- * Start an action; returns its index (>= 0) or XERR_NOMEM.  kind must be a
- * static string; the text is formatted printf-style and copied.
+ * Start an action of a kind of actions.def; returns its index (>= 0),
+ * XERR_NOMEM, or XERR_USAGE for a kind outside the table.  The text is
+ * formatted printf-style and copied.
  */
-int xr_plan_action(struct xr_plan *p, const char *kind, uint32_t agno, uint64_t ino,
+int xr_plan_action(struct xr_plan *p, enum xr_action_kind kind, uint32_t agno, uint64_t ino,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
 /* Count blocks lost to the file ino (fork flags): added to the entry of the
@@ -163,8 +180,20 @@ int xr_plan_loss(struct xr_plan *p, uint64_t ino, uint32_t flags, uint64_t block
 /* Note an inode brought back (copied).  0 or XERR_NOMEM. */
 int xr_plan_revived(struct xr_plan *p, const struct xr_revived *r);
 
-/* The action answers finding index fi of ctx->findings; 0 or XERR_NOMEM. */
-int xr_plan_answer(struct xr_plan *p, int action, size_t fi);
+/*
+ * The action answers finding index fi of ctx->findings, whose code is code;
+ * 0, XERR_NOMEM, or XERR_USAGE for an action that does not exist.  When the
+ * action's row in actions.def does not list the code's fix class, the answer
+ * is recorded all the same and counted in p->mismatch.
+ */
+int xr_plan_answer(struct xr_plan *p, int action, size_t fi, enum xprob_code code);
+
+/*
+ * One line naming the plan's first answer outside the actions table, and how
+ * many there are, into buf (len bytes, NUL-terminated).  Returns the count
+ * (0: nothing written but "").
+ */
+size_t xr_plan_mismatch_text(const struct xr_plan *p, char *buf, size_t len);
 
 /*
  * Plan writing len bytes at filesystem byte offset (copied).  A change of the

@@ -38,6 +38,8 @@ struct xr_repair_summary {
  * and opts.keep_ownership must have run).  Sorts ctx's findings (their
  * indices are what actions answer).  Returns 0 (the summary says whether the
  * plan is complete, or refused) or a negative xerr; err gets a reason line.
+ * An answer outside the actions table is counted in plan->mismatch; with
+ * $XFSRECON_STRICT_ACTIONS set it is XERR_USAGE instead (the test suite).
  */
 int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr_plan *plan,
 		   struct xr_repair_summary *sum, char *err, size_t errlen);

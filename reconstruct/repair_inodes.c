@@ -274,9 +274,9 @@ static int clear_inode(struct xr_rp *rp, uint64_t ino, const struct ino_fi *grp,
 	if (!rc && xfmt_dinode_decode(buf, g->inodesize, g, &d) == 0 && d.magic == XFS_DINODE_MAGIC)
 		gen = d.gen;
 	action = was_free
-		? xr_plan_action(rp->plan, "clear-inode", xfmt_geom_ino_agno(g, ino), ino,
+		? xr_plan_action(rp->plan, XR_ACT_CLEAR_INODE, xfmt_geom_ino_agno(g, ino), ino,
 				 "free inode %" PRIu64 " written free anew (%zu findings)", ino, n)
-		: xr_plan_action(rp->plan, "clear-inode", xfmt_geom_ino_agno(g, ino), ino,
+		: xr_plan_action(rp->plan, XR_ACT_CLEAR_INODE, xfmt_geom_ino_agno(g, ino), ino,
 				 "inode %" PRIu64 " cleared (%zu findings), its blocks released",
 				 ino, n);
 	rc = action < 0 ? action : 0;
@@ -452,7 +452,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		free(buf);
 		return clear_inode(rp, ino, grp, n, slot_was_free(ctx, ino));
 	}
-	action = xr_plan_action(rp->plan, "fix-inode", xfmt_geom_ino_agno(g, ino), ino,
+	action = xr_plan_action(rp->plan, XR_ACT_FIX_INODE, xfmt_geom_ino_agno(g, ino), ino,
 				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
 				v->fix_flags ? " invalid flag bits and size hints cleared;" : "",
 				v->fix_times ? " timestamps mended;" : "",

@@ -917,12 +917,12 @@ static int plan_writes(struct ns *ns)
 		if (!d->rewrite)
 			continue;
 		if (di == ns->lf) {
-			action = xr_plan_action(rp->plan, "lost+found", XR_NO_AG, d->ino,
+			action = xr_plan_action(rp->plan, XR_ACT_LOST_FOUND, XR_NO_AG, d->ino,
 						"lost+found (inode %" PRIu64 ") written with %zu orphans "
 						"linked in", d->ino, ns->norphans);
 			lf_action = action;
 		} else {
-			action = xr_plan_action(rp->plan, "rewrite-directory",
+			action = xr_plan_action(rp->plan, XR_ACT_REWRITE_DIRECTORY,
 						xfmt_geom_ino_agno(&ctx->geom, d->ino), d->ino,
 						"directory %" PRIu64 " rewritten from the entries it still "
 						"holds", d->ino);
@@ -961,7 +961,7 @@ static int plan_writes(struct ns *ns)
 			if (!buf)
 				return XERR_NOMEM;
 			if (nlink_action < 0) {
-				nlink_action = xr_plan_action(rp->plan, "fix-link-counts", XR_NO_AG, 0,
+				nlink_action = xr_plan_action(rp->plan, XR_ACT_FIX_LINK_COUNTS, XR_NO_AG, 0,
 							      "link counts set to the names the "
 							      "repaired tree holds");
 				if (nlink_action < 0) {
@@ -997,7 +997,7 @@ static int plan_writes(struct ns *ns)
 			rc = rp_answer(rp, lf_action, i);
 		else if (f->p.code == XP_nsOrphan || f->p.code == XP_nsOrphanDir) {
 			if (back_action < 0) {
-				back_action = xr_plan_action(rp->plan, "reconnect", XR_NO_AG, 0,
+				back_action = xr_plan_action(rp->plan, XR_ACT_RECONNECT, XR_NO_AG, 0,
 							     "inodes no directory reached are reached "
 							     "again through directories the repair "
 							     "rebuilt");
@@ -1008,7 +1008,7 @@ static int plan_writes(struct ns *ns)
 		}
 		else if (f->p.code == XP_nsBadLinkCount) {
 			if (nlink_action < 0) {
-				nlink_action = xr_plan_action(rp->plan, "fix-link-counts", XR_NO_AG, 0,
+				nlink_action = xr_plan_action(rp->plan, XR_ACT_FIX_LINK_COUNTS, XR_NO_AG, 0,
 							      "link counts set to the names the "
 							      "repaired tree holds");
 				if (nlink_action < 0)
@@ -1064,7 +1064,7 @@ static int revive_one(struct xr_rp *rp, uint64_t ino, const struct xa_irec *r, b
 	rc = rp_dir_salvage(rp, ino, NULL, NULL, &dotdot);
 	if (rc <= 0)
 		return rc;
-	action = xr_plan_action(rp->plan, "revive-directory", xfmt_geom_ino_agno(&ctx->geom, ino),
+	action = xr_plan_action(rp->plan, XR_ACT_REVIVE_DIRECTORY, xfmt_geom_ino_agno(&ctx->geom, ino),
 				ino, "directory %" PRIu64 " given a new core: its entries survive in "
 				"%s", ino, !strcmp(rp->salvage_source, "log") ? "the log" :
 				!strcmp(rp->salvage_source, "literal-area") ? "its literal area" :
@@ -1282,7 +1282,7 @@ again:
 
 		ns.lf = find_lost_found(&ns, root);
 		if (ns.lf == NONE) {
-			action = xr_plan_action(rp->plan, "create-lost+found", XR_NO_AG, 0,
+			action = xr_plan_action(rp->plan, XR_ACT_CREATE_LOST_FOUND, XR_NO_AG, 0,
 						"/lost+found created for %zu orphans", ns.norphans);
 			if (action < 0) {
 				rc = action;

@@ -112,7 +112,7 @@ void xr_report_actions(struct xa_xw *x, const struct xr_plan *plan)
 		snprintf(id, sizeof(id), "A%zu", i + 1);
 		xa_xw_start(x, "action");
 		xa_xw_attr(x, "id", id);
-		xa_xw_attr(x, "kind", a->kind);
+		xa_xw_attr(x, "kind", xr_action_name(a->kind));
 		if (a->agno != XR_NO_AG)
 			xa_xw_attr_u64(x, "ag", a->agno);
 		if (a->ino)

@@ -88,7 +88,7 @@ int rp_plan_missing_tail(struct xr_rp *rp)
 	merge_losses(rp->plan);
 	for (size_t i = 0; i < rp->plan->nlosses; i++)
 		blocks += rp->plan->losses[i].blocks;
-	action = xr_plan_action(rp->plan, "read-missing-tail", XR_NO_AG, 0,
+	action = xr_plan_action(rp->plan, XR_ACT_READ_MISSING_TAIL, XR_NO_AG, 0,
 				"the image ends at byte %" PRIu64 " of the %" PRIu64 " the filesystem "
 				"needs: the missing end is treated as lost (read as zeros, written as "
 				"a hole); %zu file forks kept %" PRIu64 " blocks there, listed in the "

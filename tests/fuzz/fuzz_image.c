@@ -30,7 +30,9 @@
  * `extract /` into a scratch directory.  Extraction is checked to have written nothing beside its
  * destination (rule 1: we write only where the user said), then removed.
  * Last, the repair is planned (a dry run: nothing is written) and its
- * report rendered.  File size is capped (RLIMIT_FSIZE, SIGXFSZ ignored) so that a hostile
+ * report rendered; an answer outside the actions table (a finding tied to
+ * an action whose row lacks its fix class) is a failure, as in the shell
+ * tests' strict runs.  File size is capped (RLIMIT_FSIZE, SIGXFSZ ignored) so that a hostile
  * image cannot fill the disk through extract, and `cat` writes into a stream
  * that fails after FZ_CAT_LIMIT bytes: a file may legally claim an exabyte
  * of holes, and cat is meant to stop at the first write error.
@@ -518,6 +520,9 @@ static void plan_repair(struct xa_ctx *ctx)
 		return;
 	xr_plan_init(&plan);
 	if (xr_repair_plan(ctx, &ro, &plan, &sum, err, sizeof(err)) == 0) {
+		if (plan.mismatch.count)
+			fz_fail("an answer outside the actions table (action, finding code)",
+				plan.mismatch.action, (unsigned long long)plan.mismatch.code);
 		memset(&ri, 0, sizeof(ri));
 		ri.result = "planned";
 		xr_repair_report_write(ctx, &plan, &sum, &ri, "/dev/null", err, sizeof(err));

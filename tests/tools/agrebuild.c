@@ -142,7 +142,7 @@ int main(int argc, char **argv)
 		goto out;
 	env = (struct xr_env){ .ctx = &ctx, .plan = &plan, .g = &ctx.geom, .sb = &ctx.sb,
 			       .v5 = ctx.geom.v5, .lsn = header_lsn(&ctx) };
-	action = xr_plan_action(&plan, "rebuild-ag-btrees", XR_NO_AG, 0, "rebuild every AG");
+	action = xr_plan_action(&plan, XR_ACT_REBUILD_AG, XR_NO_AG, 0, "rebuild every AG");
 	if (action < 0) {
 		rc = action;
 		goto out;

@@ -99,6 +99,17 @@ static void sum_counts(const struct xa_ctx *ctx, struct xr_sb_counts *c)
 	c->frextents = ctx->sb.frextents;
 }
 
+/* The action the writes belong to: only a label here (nothing reports it).
+ * Raw writes ("write") are no repair step: any kind does. */
+static enum xr_action_kind cmd_kind(const char *cmd)
+{
+	if (strcmp(cmd, "sb") == 0)
+		return XR_ACT_REWRITE_SUPERBLOCKS;
+	if (strcmp(cmd, "log") == 0)
+		return XR_ACT_ZERO_LOG;
+	return XR_ACT_FIX_INODE;
+}
+
 int main(int argc, char **argv)
 {
 	struct xr_output_opts oo = { 0 };
@@ -144,7 +155,7 @@ int main(int argc, char **argv)
 	env.sb = &ctx.sb;
 	env.v5 = ctx.geom.v5;
 	env.lsn = ctx.log_last_lsn;
-	action = xr_plan_action(&plan, cmd, XR_NO_AG, 0, "xrwrite %s", cmd);
+	action = xr_plan_action(&plan, cmd_kind(cmd), XR_NO_AG, 0, "xrwrite %s", cmd);
 	if (action < 0) {
 		rc = action;
 		goto done;

@@ -44,7 +44,7 @@ static void fx_init(struct fx *f, const struct xfmt_geom *g)
 	f->g = *g;
 	xr_plan_init(&f->plan);
 	f->env = (struct xr_env){ .plan = &f->plan, .g = &f->g, .v5 = g->v5, .lsn = 0x100000010ull };
-	f->action = xr_plan_action(&f->plan, "rebuild-ag-btrees", 0, 0, "test");
+	f->action = xr_plan_action(&f->plan, XR_ACT_REBUILD_AG, 0, 0, "test");
 	assert_true(f->action >= 0);
 	/* headers, one inode chunk at agino 64 (blocks 8..15), two files sharing
 	 * blocks 105..109 (inodes 64 and 65), a bmbt block, a CoW staging extent */

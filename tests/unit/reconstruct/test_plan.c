@@ -5,6 +5,8 @@
  * overlaps refused, same-range writes replacing, no-op changes dropped and
  * the rest sorted by xr_plan_finish; all of it again with every byte
  * spilled to the temporary file, and with the memory bound met half way.
+ * Answers are held to the actions table: one outside it is kept, counted
+ * and named.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -57,7 +59,8 @@ static void fx_open(struct fx *f, uint64_t mem_max)
 	assert_int_equal(xa_ctx_open_img(&f->ctx, img, NULL), 0);
 	xr_plan_init(&f->plan);
 	f->plan.mem_max = mem_max;
-	f->action = xr_plan_action(&f->plan, "test", XR_NO_AG, 0, "test action");
+	/* any kind: the bookkeeping of writes does not depend on it */
+	f->action = xr_plan_action(&f->plan, XR_ACT_FIX_INODE, XR_NO_AG, 0, "test action");
 	assert_true(f->action >= 0);
 }
 
@@ -201,12 +204,68 @@ static void test_half_spilled(void **state)
 	run_plan_model(IMG_BYTES / 4);
 }
 
+/* The kinds are the table's: one outside it starts no action. */
+static void test_action_kinds(void **state)
+{
+	struct xr_plan p;
+
+	(void)state;
+	xr_plan_init(&p);
+	assert_int_equal(xr_plan_action(&p, XR_ACT_COUNT, XR_NO_AG, 0, "none"), XERR_USAGE);
+	assert_int_equal(xr_plan_action(&p, XR_ACT_REBUILD_AG, 3, 0, "AG %d", 3), 0);
+	assert_int_equal(p.nactions, 1);
+	assert_int_equal(p.actions[0].kind, XR_ACT_REBUILD_AG);
+	assert_string_equal(xr_action_name(p.actions[0].kind), "rebuild-ag");
+	assert_string_equal(p.actions[0].text, "AG 3");
+	xr_plan_release(&p);
+}
+
+/* An answer whose fix class the action's row lacks is kept and counted;
+ * the first is the one named. */
+static void test_answers_checked(void **state)
+{
+	struct xr_plan p;
+	char line[512];
+	int sb, ino;
+
+	(void)state;
+	xr_plan_init(&p);
+	sb = xr_plan_action(&p, XR_ACT_REWRITE_SUPERBLOCKS, XR_NO_AG, 0, "sb");
+	ino = xr_plan_action(&p, XR_ACT_FIX_INODE, 0, 128, "inode");
+	assert_int_equal(sb, 0);
+	assert_int_equal(ino, 1);
+	assert_int_equal(xr_plan_answer(&p, sb, 0, XP_sbBadMagic), 0);
+	assert_int_equal(xr_plan_answer(&p, sb, 1, XP_cntSbCounter), 0);
+	assert_int_equal(xr_plan_answer(&p, ino, 2, XP_inoBadCrc), 0);
+	assert_int_equal(p.mismatch.count, 0);
+	assert_int_equal(xr_plan_mismatch_text(&p, line, sizeof(line)), 0);
+	assert_string_equal(line, "");
+
+	assert_int_equal(xr_plan_answer(&p, sb, 3, XP_nsFtypeMismatch), 0);
+	assert_int_equal(p.mismatch.count, 1);
+	assert_int_equal(p.actions[sb].nfindings, 3);       /* kept all the same */
+	assert_int_equal(xr_plan_answer(&p, sb, 3, XP_nsFtypeMismatch), 0);
+	assert_int_equal(p.mismatch.count, 1);              /* the same answer once */
+	assert_int_equal(xr_plan_answer(&p, ino, 4, XP_agfBadMagic), 0);
+	assert_int_equal(p.mismatch.count, 2);
+	assert_int_equal(p.mismatch.action, (size_t)sb);
+	assert_int_equal(p.mismatch.finding, 3);
+	assert_int_equal(xr_plan_mismatch_text(&p, line, sizeof(line)), 2);
+	assert_non_null(strstr(line, "2 answers"));
+	assert_non_null(strstr(line, "A1 rewrite-superblocks answers F4 nsFtypeMismatch"));
+	assert_non_null(strstr(line, "FIX_DIRECTORY"));
+	assert_int_equal(xr_plan_answer(&p, 2, 0, XP_sbBadMagic), XERR_USAGE);
+	xr_plan_release(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_in_memory),
 		cmocka_unit_test(test_all_spilled),
 		cmocka_unit_test(test_half_spilled),
+		cmocka_unit_test(test_action_kinds),
+		cmocka_unit_test(test_answers_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
