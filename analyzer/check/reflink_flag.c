@@ -8,6 +8,7 @@
  */
 #include "analyzer/check/reflink_flag.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "analyzer/check/ownership.h"
@@ -43,10 +44,20 @@ static bool meets(const struct range *r, size_t n, uint64_t start, uint64_t end)
 	return lo > 0 && r[lo - 1].end > start;
 }
 
+/* Only regular files carry the flag (the kernel's verifier refuses it on
+ * anything else); blocks shared with a directory are a cross-link. */
+static bool regular_file(struct xa_ctx *ctx, uint64_t ino)
+{
+	const struct xa_irec *ir = xa_irec_find(ctx, ino);
+
+	return ir && (ir->mode & 0170000u) == 0100000u;
+}
+
 int xa_check_reflink_flags(struct xa_ctx *ctx, uint32_t agno, const struct xa_ownlist *fwd,
 			   const struct xa_ownlist *refc, const struct xa_u64set *flagged,
 			   struct xa_u64set *reported)
 {
+	uint64_t ag_len = agno < ctx->nags ? ctx->ags[agno].length : 0;
 	struct range *r;
 	size_t n = 0, m = 0;
 	int rc = 0;
@@ -56,8 +67,11 @@ int xa_check_reflink_flags(struct xa_ctx *ctx, uint32_t agno, const struct xa_ow
 	r = malloc(refc->n * sizeof(*r));
 	if (!r)
 		return XERR_NOMEM;
+	/* A record running past the AG is damage (btBadRecord), not evidence
+	 * of sharing: it would flag every file after its start. */
 	for (size_t i = 0; i < refc->n; i++)
-		if (refc->recs[i].owner >= 2 && refc->recs[i].len)
+		if (refc->recs[i].owner >= 2 && refc->recs[i].len &&
+		    (uint64_t)refc->recs[i].agbno + refc->recs[i].len <= ag_len)
 			r[n++] = (struct range){ refc->recs[i].agbno,
 						 (uint64_t)refc->recs[i].agbno + refc->recs[i].len };
 	qsort(r, n, sizeof(*r), cmp_range);
@@ -75,7 +89,7 @@ int xa_check_reflink_flags(struct xa_ctx *ctx, uint32_t agno, const struct xa_ow
 
 		if (xa_owner_is_special(o->owner) || (o->flags & (XA_OWN_ATTR | XA_OWN_BMBT)) ||
 		    xa_u64set_has(flagged, o->owner) || xa_u64set_has(reported, o->owner) ||
-		    !meets(r, m, o->agbno, (uint64_t)o->agbno + o->len))
+		    !meets(r, m, o->agbno, (uint64_t)o->agbno + o->len) || !regular_file(ctx, o->owner))
 			continue;
 		if (xa_u64set_add(reported, o->owner) < 0) {
 			rc = XERR_NOMEM;

@@ -5,7 +5,9 @@
  * inode would be overwritten in place under the other owners.  xfs_repair
  * sets the flag ("setting reflink flag on inode"); the check reports it
  * (inoReflinkFlagMissing) and repair sets it too.  A flag on an inode that
- * shares nothing is harmless (a clone was deleted): not reported.
+ * shares nothing is harmless (a clone was deleted): not reported.  Only
+ * regular files can carry the flag, and a refcount record that runs past
+ * its AG is damage, not evidence of sharing: neither makes a finding here.
  */
 #ifndef XA_REFLINK_FLAG_H
 #define XA_REFLINK_FLAG_H
