@@ -195,6 +195,16 @@ static int tree_walk(struct xwalk *w)
 			continue;
 		}
 		xfmt_attr_da_expect_init(&exp, daddr, w->ip->ino, lblk, level, w->fork_end);
+		/* The root has no siblings (xfs_repair: "would clear forw/back
+		 * pointers in block 0"); a lookup would wander off it. */
+		if (lblk == 0 && w->verify && b->len >= 8) {
+			uint32_t forw = xfmt_get_be32(b->data), back = xfmt_get_be32(b->data + 4);
+
+			if (forw)
+				xprob_emit_obs(vsink(w, "attr block"), XP_daBadSibling, "forw", 0, forw);
+			if (back)
+				xprob_emit_obs(vsink(w, "attr block"), XP_daBadSibling, "back", 4, back);
+		}
 		switch (xfmt_attr_block_kind(b->data, b->len, g)) {
 		case XFMT_ATTR_BLK_LEAF: {
 			uint32_t last = 0;
