@@ -346,6 +346,20 @@ static size_t merge_runs(struct iblk_run *r, size_t n)
 	return m;
 }
 
+/* Did the inode btree's walk, from finding index `from` on, report a
+ * record placing a chunk where no chunk can be? */
+static bool chunk_position_damaged(const struct xa_ctx *ctx, size_t from)
+{
+	for (size_t i = from; i < ctx->findings.count; i++) {
+		enum xprob_code c = ctx->findings.items[i].p.code;
+
+		if (c == XP_ichunkMisaligned || c == XP_ichunkOutsideAg ||
+		    c == XP_ichunkOverlapsMetadata || c == XP_ichunkBadHolemask)
+			return true;
+	}
+	return false;
+}
+
 /*
  * Do the inode chunks the inode btree gave and the rmapbt's OWN_INODES
  * records name the same blocks?  Asked only when the inode btree walk met
@@ -402,6 +416,7 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 	const struct xfmt_geom *g = &ctx->geom;
 	struct xa_walk w;
 	size_t rmap_findings = SIZE_MAX, ino_findings = 0;
+	bool chunk_damage = false;
 	int rc;
 
 	/* Nothing there to walk or to scan for inodes (pass_agheaders.c). */
@@ -445,6 +460,7 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 			return rc;
 		sum_store(&ag->bt[XA_BT_INO], &w, ag->agi.root);
 		ino_findings = ctx->findings.count - before;
+		chunk_damage = chunk_position_damaged(ctx, before);
 		if (xfmt_geom_has_finobt(g)) {
 			struct fino_state fs = { 0 };
 			uint64_t with_free = 0;
@@ -481,6 +497,17 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 			ag->bt[XA_BT_INO].walked = false;
 			return chunks_from_rmap(ctx, ag);
 		}
+	}
+	/* Records that put a chunk where none can be (misaligned, outside the
+	 * AG, over its headers, a holemask no chunk has), with no sound rmapbt
+	 * to compare: the inode btree cannot say where the inodes are.  The
+	 * inodes pass would read inodes at a wrong place and take real ones
+	 * for garbage; the scan finds the chunks by their contents. */
+	if (chunk_damage && ag->bt[XA_BT_INO].walked && ctx->own &&
+	    !(xfmt_geom_has_rmapbt(g) && rmap_findings == 0 && ag->agf_ok &&
+	      ag->bt[XA_BT_RMAP].walked)) {
+		ag->bt[XA_BT_INO].walked = false;
+		return chunks_from_scan(ctx, ag);
 	}
 	if (!ag->agi_ok || !ag->bt[XA_BT_INO].walked) {
 		if (xfmt_geom_has_rmapbt(g) && ag->agf_ok && ag->bt[XA_BT_RMAP].walked && ctx->own)
