@@ -514,8 +514,11 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 	if (d->forkoff) {
 		n += verify_fork(buf, d, 1, sink);
 	} else {
-		/* No attr fork: aformat 0 (never had one) or EXTENTS, and no extents. */
-		if (d->aformat != 0 && d->aformat != XFS_DINODE_FMT_EXTENTS)
+		/* No attr fork: aformat EXTENTS and no extents.  The kernel also
+		 * reads 0 (a core never written in use), but every in-use core it
+		 * writes says EXTENTS, and xfs_repair resets a 0 ("bad attribute
+		 * format 0"). */
+		if (d->aformat != XFS_DINODE_FMT_EXTENTS)
 			n += (unsigned)xprob_emit_obs(sink, XP_inoBadFormat, "core.aformat",
 						      DI_AFORMAT, d->aformat);
 		if (d->anextents)
