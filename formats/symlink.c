@@ -169,6 +169,29 @@ unsigned xfmt_symlink_rmt_verify(const uint8_t *buf, size_t len, const struct xf
 	return n;
 }
 
+/* ------------------------------------------------------------ map */
+
+unsigned xfmt_symlink_map_verify(const struct xfmt_bmbt_rec *v, size_t n,
+				 const struct xfmt_geom *g, const struct xprob_sink *sink)
+{
+	size_t per = xfmt_symlink_buf_space(g->blocksize, g->v5);
+	uint64_t max = per ? (XFMT_SYMLINK_MAXLEN + per - 1) / per : 0, left = max, next = 0;
+
+	if (n > max)
+		return (unsigned)xprob_emit_val(sink, XP_symBadMap, "extents", 0, max, n);
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].startoff != next)
+			return (unsigned)xprob_emit_val(sink, XP_symBadMap, "startoff", i, max,
+							v[i].startoff);
+		if (v[i].blockcount == 0 || v[i].blockcount > left)
+			return (unsigned)xprob_emit_val(sink, XP_symBadMap, "blockcount", i, max,
+							v[i].blockcount);
+		left -= v[i].blockcount;
+		next += v[i].blockcount;
+	}
+	return 0;
+}
+
 /* -------------------------------------------------------- assembly */
 
 void xfmt_symlink_asm_init(struct xfmt_symlink_asm *a, const struct xfmt_geom *g,

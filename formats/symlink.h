@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "formats/btrec.h"
 #include "formats/field.h"
 #include "formats/geom.h"
 #include "formats/problem.h"
@@ -118,6 +119,17 @@ struct xfmt_symlink_expect {
 unsigned xfmt_symlink_rmt_verify(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
 				 const struct xfmt_symlink_expect *exp,
 				 const struct xprob_sink *sink);
+
+/*
+ * Verify a remote symlink's data fork map (n mappings, in fork order), as
+ * xfs_repair's process_symlink_extlist does: at most as many mappings and
+ * blocks as the longest target needs, each mapping starting where the last
+ * ended (the first at file block 0) and none empty.  symBadMap for the
+ * first that breaks a rule (field "extents", "startoff" or "blockcount").
+ * Returns the findings count.
+ */
+unsigned xfmt_symlink_map_verify(const struct xfmt_bmbt_rec *v, size_t n,
+				 const struct xfmt_geom *g, const struct xprob_sink *sink);
 
 /* Rebuilds a remote target from its buffers; no allocation. */
 struct xfmt_symlink_asm {

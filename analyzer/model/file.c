@@ -276,6 +276,7 @@ int xa_symlink_target(struct xa_ctx *ctx, const struct xa_inode *ip, uint8_t *ou
 	rc = xa_extents_load(ctx, ip, XA_DATA_FORK, &ex);
 	if (rc)
 		return rc;
+	xfmt_symlink_map_verify(ex.v, ex.n, g, sink);
 	xfmt_symlink_asm_init(&a, g, ip->ino, ip->d.size);
 	/* A remote target spans at most 3 mappings of at most 1 KiB each
 	 * in use; read at most 4 blocks per mapping. */

@@ -414,6 +414,50 @@ static void test_truncated_and_garbage(void **state)
 	free(good);
 }
 
+/* xfs_repair's process_symlink_extlist: the longest target (1023 bytes)
+ * needs 1 block of 4 KiB on v5, 2 of 1 KiB (968 bytes each after the
+ * header), 1 of 1 KiB on v4. */
+static void test_map(void **state)
+{
+	struct xfmt_bmbt_rec one[1] = { { .startoff = 0, .startblock = 52, .blockcount = 1 } };
+	struct xfmt_bmbt_rec two[2] = { { .startoff = 0, .startblock = 52, .blockcount = 1 },
+					{ .startoff = 1, .startblock = 90, .blockcount = 1 } };
+	struct xfmt_geom g1k = *G5;
+	struct fx_sink s = { 0 };
+	FX_SINK(sink, &s);
+
+	(void)state;
+	g1k.blocksize = 1024;
+	g1k.blocklog = 10;
+	assert_int_equal(xfmt_symlink_map_verify(one, 1, G5, &sink), 0);
+	assert_int_equal(xfmt_symlink_map_verify(two, 2, &g1k, &sink), 0);
+	assert_int_equal(s.n, 0);
+	/* 2 mappings on 4 KiB blocks: one too many */
+	assert_int_equal(xfmt_symlink_map_verify(two, 2, G5, &sink), 1);
+	assert_string_equal(fx_find(&s, XP_symBadMap)->field, "extents");
+	assert_int_equal(fx_find(&s, XP_symBadMap)->expected, 1);
+	/* the sweep's case: blockcount 1 -> 2018 */
+	reset(&s);
+	one[0].blockcount = 2018;
+	assert_int_equal(xfmt_symlink_map_verify(one, 1, G5, &sink), 1);
+	assert_string_equal(fx_find(&s, XP_symBadMap)->field, "blockcount");
+	/* a gap, and a mapping not at file block 0 */
+	reset(&s);
+	two[1].startoff = 2;
+	assert_int_equal(xfmt_symlink_map_verify(two, 2, &g1k, &sink), 1);
+	assert_string_equal(fx_find(&s, XP_symBadMap)->field, "startoff");
+	assert_int_equal(fx_find(&s, XP_symBadMap)->off, 1);
+	reset(&s);
+	one[0].blockcount = 1;
+	one[0].startoff = 67108864;
+	assert_int_equal(xfmt_symlink_map_verify(one, 1, G5, &sink), 1);
+	assert_int_equal(fx_find(&s, XP_symBadMap)->observed, 67108864);
+	/* 1 KiB v4: the whole target fits one block */
+	reset(&s);
+	g1k.v5 = false;
+	assert_int_equal(xfmt_symlink_map_verify(two, 2, &g1k, &sink), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -426,6 +470,7 @@ int main(void)
 		cmocka_unit_test(test_remote_values),
 		cmocka_unit_test(test_assembly_mismatch),
 		cmocka_unit_test(test_truncated_and_garbage),
+		cmocka_unit_test(test_map),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
