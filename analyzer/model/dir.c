@@ -16,6 +16,7 @@
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/file.h"
+#include "analyzer/model/dir_bests.h"
 #include "analyzer/model/grow.h"
 #include "analyzer/model/u64set.h"
 #include "analyzer/scan/fork_walk.h"
@@ -447,6 +448,7 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 	uint64_t free_da = xfmt_dir2_free_firstda(g);
 	struct xa_u64set seen = { 0 };
 	struct da_index ix = { 0 };
+	struct xa_dir_bests bests = { 0 };
 	bool block_form;
 	struct xa_extents ex;
 	uint8_t *blk;
@@ -498,8 +500,14 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 			}
 			if (da >= leaf_da) {
 				verify_index_block(ctx, dir, verify, blk, da, daddr, r);
+				if (da >= free_da && verify)
+					xa_dir_bests_free(&bests, g, blk, &verify->loc);
 				if (da < free_da) {
 					uint16_t m = xfmt_get_be16(blk + 8);
+
+					if (verify && (m == XFS_DIR3_LEAF1_MAGIC ||
+						       m == XFS_DIR2_LEAF1_MAGIC))
+						xa_dir_bests_leaf1(&bests, g, blk, &verify->loc);
 
 					da_index_add(&ix, g, blk, (uint32_t)da, &verify->loc);
 					if (m == XFS_DIR3_LEAF1_MAGIC || m == XFS_DIR2_LEAF1_MAGIC ||
@@ -523,6 +531,8 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 				else
 					xfmt_dir2_data_verify(blk, g->dirblksize, g, &exp, &verify->sink);
 				xa_note_meta_lsn(ctx, blk, g->dirblksize, &verify->loc);
+				if (!block_form)
+					xa_dir_bests_data(&bests, g, (uint32_t)(da / per), blk);
 			}
 			/* Past a damaged record the walk resyncs on the next
 			 * tagged one, so the names after it are still listed. */
@@ -558,8 +568,10 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 
 		da_index_check(&ix, verify, (uint32_t)leaf_da);
 		da_index_check_names(&ix, verify, &dir_loc);
+		xa_dir_bests_check(&bests, verify);
 	}
 	da_index_release(&ix);
+	xa_dir_bests_release(&bests);
 	free(blk);
 	xa_extents_release(&ex);
 	xa_u64set_release(&seen);
