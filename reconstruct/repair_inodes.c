@@ -25,6 +25,7 @@
 #include "formats/btree.h"
 #include "formats/crc32c.h"
 #include "formats/dinode_enc.h"
+#include "formats/endian.h"
 #include "formats/symlink.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair_int.h"
@@ -94,9 +95,11 @@ static bool inode_finding(struct xa_ctx *ctx, const struct xa_finding *f)
 	case FAM_BMAP:
 		return true;
 	case FAM_BTREE:
-		/* a bmbt block; an inobt record names an inode too but is the
-		 * AG rebuild's business */
-		return rp_is_bmbt_finding(f);
+		/* a bmbt block, or the root in the inode; an inobt record
+		 * names an inode too but is the AG rebuild's business */
+		return rp_is_bmbt_finding(f) ||
+		       (f->p.code == XP_btKeyMismatch && f->p.field &&
+			!strcmp(f->p.field, "bmbt root keys"));
 	case FAM_NS:
 		return f->p.code == XP_nsUnlinkedOpen;
 	default:
@@ -126,6 +129,7 @@ struct verdict {
 	bool     zero_anextents; /* an attr extent count beside inline attributes */
 	bool     fix_symlink;    /* remote symlink headers written anew (target kept) */
 	uint64_t nblocks_floor;  /* the verifier's lower bound on nblocks, 0 = none */
+	bool     fix_root_keys;  /* bmbt root keys set to their children's first keys */
 };
 
 static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict *v)
@@ -194,6 +198,13 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	}
 	if (xprob_severity_of(f->p.code) != XSEV_ERROR)
 		return;  /* other warnings alone change nothing */
+	/* A key of the btree root in the inode that disagrees with its child:
+	 * the child is the truth (xfs_repair: "bad key in bmbt root ...
+	 * would reset"). */
+	if (f->p.code == XP_btKeyMismatch && f->p.field && !strcmp(f->p.field, "bmbt root keys")) {
+		v->fix_root_keys = true;
+		return;
+	}
 	switch (f->p.code) {
 	/* A remote symlink header: every field of it follows from the inode
 	 * and the block's place; the target bytes after it are what counts
@@ -438,6 +449,73 @@ out:
 	return rc == XERR_NOMEM ? rc : 0;
 }
 
+/* The first key of the bmbt block at fsb (its first record's startoff at
+ * level 0); false when the block does not read as a bmbt block. */
+static bool bmbt_first_key(struct xr_rp *rp, uint64_t fsb, uint64_t *key)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	uint8_t *blk = malloc(g->blocksize);
+	struct xfmt_bt_hdr h;
+	const uint8_t *p;
+	bool ok = false;
+
+	if (!blk || !xfmt_geom_fsb_valid(g, fsb) ||
+	    xr_plan_read(rp->plan, rp->ctx, xfmt_geom_fsb_byte(g, fsb), blk, g->blocksize) ||
+	    xfmt_bt_hdr_decode(blk, g->blocksize, XFMT_BT_BMAP, g->v5, &h) != 0 ||
+	    h.magic != xfmt_bt_magic(XFMT_BT_BMAP, g->v5) || h.numrecs == 0)
+		goto out;
+	if (h.level == 0) {
+		struct xfmt_bmbt_rec r;
+
+		p = xfmt_bt_rec(blk, g->blocksize, XFMT_BT_BMAP, g->v5, 0);
+		if (p) {
+			xfmt_bmbt_rec_decode(p, &r);
+			*key = r.startoff;
+		}
+	} else {
+		p = xfmt_bt_key(blk, g->blocksize, XFMT_BT_BMAP, g->v5, 0);
+		if (p)
+			*key = xfmt_bmbt_key_decode(p);
+	}
+	ok = p != NULL;
+out:
+	free(blk);
+	return ok;
+}
+
+/* Every key of the btree roots in the inode at buf set to its child's
+ * first key.  Returns true when a key changed. */
+static bool fix_root_keys(struct xr_rp *rp, uint8_t *buf, const struct xfmt_dinode *d)
+{
+	bool changed = false;
+
+	for (int w = 0; w < 2; w++) {
+		size_t size = 0;
+		const uint8_t *at;
+		uint8_t *fork;
+		uint16_t level, nrecs;
+
+		if ((w ? d->aformat : d->format) != XFS_DINODE_FMT_BTREE)
+			continue;
+		at = xfmt_dinode_fork(buf, d, w, &size);
+		if (!at)
+			continue;
+		fork = buf + (at - buf);  /* the same bytes, writable */
+		if (xfmt_bmdr_decode(fork, size, &level, &nrecs) != 0)
+			continue;
+		for (unsigned i = 0; i < nrecs && i < xfmt_bmdr_maxrecs(size); i++) {
+			uint64_t key, ptr, want;
+
+			if (xfmt_bmdr_key(fork, size, i, &key) || xfmt_bmdr_ptr(fork, size, i, &ptr) ||
+			    !bmbt_first_key(rp, ptr, &want) || want == key)
+				continue;
+			xfmt_put_be64(fork + XFMT_BMDR_HDR_LEN + (size_t)i * 8, want);
+			changed = true;
+		}
+	}
+	return changed;
+}
+
 static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		      const struct ino_fi *grp, size_t n)
 {
@@ -462,7 +540,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		return clear_inode(rp, ino, grp, n, slot_was_free(ctx, ino));
 	}
 	action = xr_plan_action(rp->plan, XR_ACT_FIX_INODE, xfmt_geom_ino_agno(g, ino), ino,
-				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
+				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
 				v->fix_flags ? " invalid flag bits and size hints cleared;" : "",
 				v->fix_times ? " timestamps mended;" : "",
 				v->tidy_core ? " version and onlink set as the filesystem writes them;" : "",
@@ -476,6 +554,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 				v->fix_magic ? " magic number put back;" : "",
 				v->set_reflink ? " reflink flag set (it shares blocks);" : "",
 				v->zero_pads ? " padding zeroed;" : "",
+				v->fix_root_keys ? " btree root keys set to their children's;" : "",
 				v->fix_symlink ? " remote symlink headers rewritten around the "
 						 "target bytes found;" : "",
 				v->reseal ? " checksum and identity rewritten" : "");
@@ -517,6 +596,8 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 				xfmt_dinode_fix_times(buf, g, &now);
 		}
 	}
+	if (v->fix_root_keys)
+		fix_root_keys(rp, buf, &d);
 	if (v->zero_size)
 		xfmt_dinode_put_size(buf, 0);
 	if (v->zero_nextents)
@@ -526,7 +607,8 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	/* Only block checksums to fix: the inode itself stays as it is. */
 	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
 	    v->fix_magic || v->set_reflink || v->zero_pads || v->fix_flags || v->fix_times ||
-	    v->tidy_core || v->zero_size || v->zero_nextents || v->zero_anextents) {
+	    v->tidy_core || v->zero_size || v->zero_nextents || v->zero_anextents ||
+	    v->fix_root_keys) {
 		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 		rc = rp_write_inode(rp, action, ino, buf);
 	}
@@ -630,7 +712,7 @@ int rp_plan_inodes(struct xr_rp *rp)
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
 			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads ||
 			 vd.fix_flags || vd.fix_times || vd.tidy_core || vd.zero_size ||
-			 vd.zero_nextents || vd.zero_anextents || vd.fix_symlink)
+			 vd.zero_nextents || vd.zero_anextents || vd.fix_symlink || vd.fix_root_keys)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;
 	}
