@@ -499,14 +499,17 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 		}
 	}
 	/* Records that put a chunk where none can be (misaligned, outside the
-	 * AG, over its headers, a holemask no chunk has), with no sound rmapbt
-	 * to compare: the inode btree cannot say where the inodes are.  The
-	 * inodes pass would read inodes at a wrong place and take real ones
-	 * for garbage; the scan finds the chunks by their contents. */
-	if (chunk_damage && ag->bt[XA_BT_INO].walked && ctx->own &&
-	    !(xfmt_geom_has_rmapbt(g) && rmap_findings == 0 && ag->agf_ok &&
-	      ag->bt[XA_BT_RMAP].walked)) {
+	 * AG, over its headers, a holemask no chunk has): the inode btree
+	 * cannot say where the inodes are.  The inodes pass would read inodes
+	 * at a wrong place and take real ones for garbage.  A sound rmapbt
+	 * says where the chunks are (even where its blocks agree with the
+	 * damaged records: a holemask can be wrong inside one block); without
+	 * one, the scan finds the chunks by their contents. */
+	if (chunk_damage && ag->bt[XA_BT_INO].walked && ctx->own) {
 		ag->bt[XA_BT_INO].walked = false;
+		if (xfmt_geom_has_rmapbt(g) && rmap_findings == 0 && ag->agf_ok &&
+		    ag->bt[XA_BT_RMAP].walked)
+			return chunks_from_rmap(ctx, ag);
 		return chunks_from_scan(ctx, ag);
 	}
 	if (!ag->agi_ok || !ag->bt[XA_BT_INO].walked) {
