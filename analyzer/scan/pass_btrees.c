@@ -347,14 +347,17 @@ static size_t merge_runs(struct iblk_run *r, size_t n)
 }
 
 /* Did the inode btree's walk, from finding index `from` on, report a
- * record placing a chunk where no chunk can be? */
+ * record placing a chunk where no chunk can be, or records out of order? */
 static bool chunk_position_damaged(const struct xa_ctx *ctx, size_t from)
 {
 	for (size_t i = from; i < ctx->findings.count; i++) {
 		enum xprob_code c = ctx->findings.items[i].p.code;
 
+		/* records out of order or overlapping: a numrecs past the
+		 * real ones reads garbage as records */
 		if (c == XP_ichunkMisaligned || c == XP_ichunkOutsideAg ||
-		    c == XP_ichunkOverlapsMetadata || c == XP_ichunkBadHolemask)
+		    c == XP_ichunkOverlapsMetadata || c == XP_ichunkBadHolemask ||
+		    c == XP_btRecsOutOfOrder || c == XP_btRecsOverlap)
 			return true;
 	}
 	return false;
