@@ -719,7 +719,12 @@ static void sum_counters(struct xr_rp *rp, struct xr_sb_counts *c)
 	bool has_rmap = xfmt_geom_has_rmapbt(&ctx->geom);
 
 	memset(c, 0, sizeof(*c));
-	c->frextents = ctx->sb.frextents;
+	/* Free realtime extents are not counted here (the bitmap is not
+	 * read): kept, but never more than there are, and none without a
+	 * realtime section. */
+	c->frextents = ctx->sb.frextents > ctx->sb.rextents ? ctx->sb.rextents : ctx->sb.frextents;
+	if (!ctx->sb.rblocks)
+		c->frextents = 0;
 	for (uint32_t a = 0; a < ctx->nags; a++) {
 		const struct xa_ag *ag = &ctx->ags[a];
 		const struct rp_ag *ra = &rp->ags[a];
