@@ -198,6 +198,12 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	}
 	if (xprob_severity_of(f->p.code) != XSEV_ERROR)
 		return;  /* other warnings alone change nothing */
+	/* A damaged mapping of the attribute fork costs the fork, not the
+	 * file (xfs_repair: "bad attribute fork ... would clear attr fork"). */
+	if ((fam == FAM_BMAP || rp_is_bmbt_finding(f)) && f->what && strstr(f->what, "(attr fork)")) {
+		v->drop_attr = true;
+		return;
+	}
 	/* A key of the btree root in the inode that disagrees with its child:
 	 * the child is the truth (xfs_repair: "bad key in bmbt root ...
 	 * would reset"). */

@@ -59,7 +59,7 @@ static void fw_loc(struct fwalk *w, uint64_t fsb, struct xa_loc_sink *ls)
 		ls->loc.agbno = xfmt_geom_fsb_agbno(g, fsb);
 		ls->loc.byte = xfmt_geom_fsb_byte(g, fsb);
 	} else {
-		ls->loc.what = "inode";
+		ls->loc.what = w->whichfork == XA_ATTR_FORK ? "inode (attr fork)" : "inode";
 	}
 }
 
