@@ -99,7 +99,8 @@ void xa_dir_bests_check(struct xa_dir_bests *b, struct xa_loc_sink *verify)
 {
 	if (b->overflow)
 		return;
-	qsort(b->data, b->ndata, sizeof(*b->data), cmp_db);
+	if (b->ndata)  /* qsort must not see a NULL array, even empty */
+		qsort(b->data, b->ndata, sizeof(*b->data), cmp_db);
 	for (size_t i = 0; i < b->ntable; i++) {
 		const struct xa_dir_best *s = &b->table[i];
 		struct xa_dir_best key = { .db = s->db };
