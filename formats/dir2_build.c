@@ -498,7 +498,18 @@ int xfmt_dir2_build(const struct xfmt_geom *g, uint64_t dir_ino, uint64_t parent
 		goto out;
 	if ((rc = make_keys(&b)) != 0)
 		goto out;
-	rc = xfmt_dirb_write_all(&b, out);
+	if ((rc = xfmt_dirb_alloc_blocks(&b, out)) != 0)
+		goto out;
+	/* Data blocks first: they fill b.bests, which the index blocks carry. */
+	xfmt_dirb_write_data(&b, out);
+	xfmt_dirb_write_index(&b, out);
+	out->form = b.form;
+	out->di_size = (uint64_t)b.ndata * g->dirblksize;
+	out->ndata = b.ndata;
+	out->nleaf = b.nleaf;
+	out->nnode = b.nnode;
+	out->nfree = b.nfree;
+	out->node_levels = b.levels;
 out:
 	free(b.pos);
 	free(b.dend);

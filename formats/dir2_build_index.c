@@ -207,7 +207,7 @@ static void write_free(const struct xfmt_dirb *b, uint8_t *blk, uint32_t j)
 		xfmt_put_be16(blk + hdr + 2 * i, b->bests[first + i]);
 }
 
-int xfmt_dirb_write_all(struct xfmt_dirb *b, struct xfmt_dir2_build *out)
+int xfmt_dirb_alloc_blocks(struct xfmt_dirb *b, struct xfmt_dir2_build *out)
 {
 	const struct xfmt_geom *g = b->g;
 	size_t nblks = (size_t)b->ndata + b->nleaf + b->nnode + b->nfree, i = 0;
@@ -228,8 +228,11 @@ int xfmt_dirb_write_all(struct xfmt_dirb *b, struct xfmt_dir2_build *out)
 	for (i = 0; i < nblks; i++)
 		out->blks[i].buf = out->mem + i * g->dirblksize;
 	out->nblks = nblks;
+	return 0;
+}
 
-	xfmt_dirb_write_data(b, out);
+void xfmt_dirb_write_index(struct xfmt_dirb *b, struct xfmt_dir2_build *out)
+{
 	switch (b->form) {
 	case XFMT_DIR2_FORM_BLOCK:
 		write_block_leaf(b, out->blks[0].buf);
@@ -244,12 +247,4 @@ int xfmt_dirb_write_all(struct xfmt_dirb *b, struct xfmt_dir2_build *out)
 			write_free(b, out->blks[b->ndata + b->nleaf + b->nnode + j].buf, j);
 		break;
 	}
-	out->form = b->form;
-	out->di_size = (uint64_t)b->ndata * g->dirblksize;
-	out->ndata = b->ndata;
-	out->nleaf = b->nleaf;
-	out->nnode = b->nnode;
-	out->nfree = b->nfree;
-	out->node_levels = b->levels;
-	return 0;
 }

@@ -81,7 +81,12 @@ void xfmt_dirb_write_data(struct xfmt_dirb *b, struct xfmt_dir2_build *out);
  */
 int xfmt_dirb_plan_node(struct xfmt_dirb *b, uint32_t leaf_blocks);
 
-/* Allocate out's blocks and write them all.  0 or a negative XFMT_DIRB_*. */
-int xfmt_dirb_write_all(struct xfmt_dirb *b, struct xfmt_dir2_build *out);
+/* Allocate out's blocks (and b->bests) and give each its fork block.  0 or
+ * XFMT_DIRB_NOMEM. */
+int xfmt_dirb_alloc_blocks(struct xfmt_dirb *b, struct xfmt_dir2_build *out);
+
+/* Write the index blocks of b's form (block-form leaf and tail, leaf1, or
+ * the node tree and free index); after xfmt_dirb_write_data. */
+void xfmt_dirb_write_index(struct xfmt_dirb *b, struct xfmt_dir2_build *out);
 
 #endif /* XFMT_DIR2_BUILD_INT_H */

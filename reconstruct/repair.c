@@ -40,137 +40,6 @@
 #include "reconstruct/repair_int.h"
 #include "reconstruct/sb_write.h"
 
-int rp_answer(struct xr_rp *rp, int action, size_t fi)
-{
-	int rc;
-
-	if (fi >= rp->ctx->findings.count)
-		return XERR_USAGE;
-	rc = xr_plan_answer(rp->plan, action, fi, rp->ctx->findings.items[fi].p.code);
-	if (!rc)
-		rp->answered[fi] = true;
-	return rc;
-}
-
-void rp_need_rebuild(struct xr_rp *rp, uint32_t agno)
-{
-	if (agno < rp->ctx->nags)
-		rp->ags[agno].rebuild = true;
-}
-
-bool rp_record_dropped(const struct xr_rp *rp, uint64_t owner, uint32_t flags)
-{
-	if (xa_owner_is_special(owner))
-		return false;
-	if (xa_u64set_has(&rp->cleared, owner))
-		return true;
-	if (flags & XA_OWN_ATTR)
-		return xa_u64set_has(&rp->attr_dropped, owner);
-	return xa_u64set_has(&rp->dir_rewritten, owner);
-}
-
-int rp_irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode)
-{
-	size_t lo = 0, hi = ctx->nirecs;
-
-	if (ctx->nirecs == ctx->irecs_cap) {
-		size_t ncap = ctx->irecs_cap ? ctx->irecs_cap * 2 : 64;
-		struct xa_irec *n = realloc(ctx->irecs, ncap * sizeof(*n));
-
-		if (!n)
-			return XERR_NOMEM;
-		ctx->irecs = n;
-		ctx->irecs_cap = ncap;
-	}
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ctx->irecs[mid].ino < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	memmove(ctx->irecs + lo + 1, ctx->irecs + lo, (ctx->nirecs - lo) * sizeof(*ctx->irecs));
-	memset(&ctx->irecs[lo], 0, sizeof(ctx->irecs[lo]));
-	ctx->irecs[lo].ino = ino;
-	ctx->irecs[lo].mode = mode;
-	ctx->irecs[lo].nlink = 0;
-	ctx->nirecs++;
-	return 0;
-}
-
-int rp_write_inode(struct xr_rp *rp, int action, uint64_t ino, const uint8_t *buf)
-{
-	const struct xfmt_geom *g = &rp->ctx->geom;
-	uint32_t agno = xfmt_geom_ino_agno(g, ino);
-	uint64_t byte = xfmt_geom_ino_byte(g, ino);
-
-	return xr_plan_write(rp->plan, action, "inode", agno,
-			     (uint32_t)((byte - xfmt_geom_ag_byte(g, agno)) >> g->blocklog), ino, byte,
-			     buf, g->inodesize);
-}
-
-uint64_t rp_attr_blocks(const struct xr_rp *rp, uint64_t ino)
-{
-	uint64_t n = 0;
-
-	if (xa_u64set_has(&rp->attr_dropped, ino))
-		return 0;
-	for (uint32_t a = 0; a < rp->ctx->nags; a++) {
-		const struct xa_ownlist *l = xa_own_forward(rp->ctx, a, NULL);
-
-		for (size_t i = 0; l && i < l->n; i++)
-			if (l->recs[i].owner == ino && (l->recs[i].flags & XA_OWN_ATTR))
-				n += l->recs[i].len;
-	}
-	return n;
-}
-
-bool rp_is_bmbt_finding(const struct xa_finding *f)
-{
-	return rp_family(f->p.code) == FAM_BTREE && (f->p.has & XPROB_HAS_INO) && f->what &&
-	       strncmp(f->what, "bmbt", 4) == 0;
-}
-
-int rp_answer_entries(struct xr_rp *rp, int action, uint64_t ino)
-{
-	const struct xa_findings *f = &rp->ctx->findings;
-
-	for (size_t i = 0; i < f->count; i++) {
-		const struct xa_finding *x = &f->items[i];
-
-		if (x->p.code == XP_nsEntryBadInode && (x->p.has & XPROB_HAS_OBSERVED) &&
-		    x->p.observed == ino) {
-			int rc = rp_answer(rp, action, i);
-
-			if (rc)
-				return rc;
-		}
-	}
-	return 0;
-}
-
-bool rp_inobt_says_used(const struct xa_ctx *ctx, uint64_t ino)
-{
-	const struct xfmt_geom *g = &ctx->geom;
-	uint32_t agno = xfmt_geom_ino_agno(g, ino);
-	uint32_t agino = xfmt_geom_ino_agino(g, ino);
-	const struct xa_ag *ag;
-
-	if (agno >= ctx->nags)
-		return false;
-	ag = &ctx->ags[agno];
-	if (ag->chunks_from_rmap || ag->chunks_from_scan)
-		return false;  /* free masks unknown: no word on this inode */
-	for (size_t i = 0; i < ag->nchunks; i++) {
-		const struct xa_ichunk *c = &ag->chunks[i];
-
-		if (agino >= c->startino && agino < c->startino + 64)
-			return !((c->free >> (agino - c->startino)) & 1);
-	}
-	return false;
-}
-
 /* ------------------------------------------------------------------ */
 /* Which findings an AG rebuild answers. */
 
@@ -198,48 +67,6 @@ static bool is_ag_finding(const struct xa_finding *f)
 	default:
 		return false;
 	}
-}
-
-static const char *ag_blocked_compute(struct xr_rp *rp, uint32_t agno)
-{
-	struct xa_ctx *ctx = rp->ctx;
-	const struct xa_ag *ag = &ctx->ags[agno];
-
-	if (!xa_own_forward(ctx, agno, NULL))
-		return "no ownership was collected";
-	if (!xa_ag_chunks_known(ag))
-		return "the inode btree could not be read and the inode chunks could not be found";
-	/* Chunks taken from the rmapbt or a scan of the AG owe nothing to the
-	 * inode btree's records, damaged or not. */
-	if (ag->chunks_from_rmap || ag->chunks_from_scan)
-		return NULL;
-	for (size_t i = 0; i < ctx->findings.count; i++) {
-		const struct xa_finding *f = &ctx->findings.items[i];
-
-		/* Counts and finobt disagreement do not matter (free masks are
-		 * taken from the inode cores); where a chunk is, does, but only
-		 * as the inode btree says it: the chunks come from there, and a
-		 * damaged free inode btree is rebuilt from them. */
-		if (f->what && !strcmp(f->what, "finobt"))
-			continue;
-		if ((f->p.code == XP_ichunkMisaligned || f->p.code == XP_ichunkOutsideAg ||
-		     f->p.code == XP_ichunkOverlapsMetadata || f->p.code == XP_ichunkBadHolemask) &&
-		    (f->p.has & XPROB_HAS_AG) && f->p.agno == agno)
-			return "inode chunk records are damaged";
-	}
-	return NULL;
-}
-
-const char *rp_ag_blocked(struct xr_rp *rp, uint32_t agno)
-{
-	struct rp_ag *ra = &rp->ags[agno];
-
-	/* Asked for every allocation: the answer does not change. */
-	if (!ra->blocked_known) {
-		ra->blocked_why = ag_blocked_compute(rp, agno);
-		ra->blocked_known = true;
-	}
-	return ra->blocked_why;
 }
 
 /* The kept records of AG agno: forward ownership without the structures
@@ -437,141 +264,6 @@ static void fix_rootino(struct xr_rp *rp)
 	}
 }
 
-/* The known chunk holding ino (in its AG), or NULL. */
-static const struct xa_ichunk *chunk_of(const struct xa_ctx *ctx, uint64_t ino)
-{
-	uint32_t agino = xfmt_geom_ino_agino(&ctx->geom, ino);
-	uint32_t agno = xfmt_geom_ino_agno(&ctx->geom, ino);
-	const struct xa_ag *ag;
-
-	if (agno >= ctx->nags)
-		return NULL;
-	ag = &ctx->ags[agno];
-	for (size_t i = 0; i < ag->nchunks; i++)
-		if (agino >= ag->chunks[i].startino && agino < ag->chunks[i].startino + 64 &&
-		    !((ag->chunks[i].holemask >> ((agino - ag->chunks[i].startino) / 4)) & 1))
-			return &ag->chunks[i];
-	return NULL;
-}
-
-/*
- * Slots of chunk c that hold no inode at all (zeroed or overwritten, as the
- * root's chunk is when the start of the disk was): written as free inodes,
- * as xfs_repair reinitialises them, so the rebuilt inode btree's free slots
- * are real inodes.  Slots in use, or that the plan writes anyway, are left.
- */
-static int reinit_dead_slots(struct xr_rp *rp, uint32_t agno, const struct xa_ichunk *c,
-			     int action)
-{
-	struct xa_ctx *ctx = rp->ctx;
-	const struct xfmt_geom *g = &ctx->geom;
-	uint8_t *buf = malloc(g->inodesize);
-	int rc = 0;
-
-	if (!buf)
-		return XERR_NOMEM;
-	for (unsigned k = 0; k < 64 && !rc; k++) {
-		uint64_t ino = xfmt_geom_ino(g, agno, c->startino + k);
-		struct xfmt_dinode d;
-
-		if (((c->holemask >> (k / 4)) & 1) || xa_irec_find(ctx, ino) ||
-		    xa_u64set_has(&rp->new_inodes, ino))
-			continue;
-		rc = xr_plan_read(rp->plan, ctx, xfmt_geom_ino_byte(g, ino), buf, g->inodesize);
-		if (rc)
-			break;
-		if (xfmt_dinode_decode(buf, g->inodesize, g, &d) == 0 && d.magic == XFS_DINODE_MAGIC &&
-		    (!g->v5 || xfmt_crc_ok(buf, g->inodesize, XFMT_DINODE_CRC_OFF)))
-			continue;
-		xfmt_dinode_free_encode(buf, g, ino, 0, rp->env.lsn);
-		rc = rp_write_inode(rp, action, ino, buf);
-		if (!rc && xa_u64set_add(&rp->dead, ino) < 0)
-			rc = XERR_NOMEM;
-	}
-	free(buf);
-	return rc;
-}
-
-/*
- * No known chunk holds ino: the inode btree and the scan for inode blocks
- * both missed it (its blocks hold nothing now).  Its chunk is taken back
- * where the geometry puts it, when nothing owns those blocks: recorded in
- * its AG's chunks and owned by OWN_INODES for the rebuild.  XERR_UNSUPPORTED
- * when that cannot be.
- */
-static int add_chunk(struct xr_rp *rp, uint64_t ino)
-{
-	struct xa_ctx *ctx = rp->ctx;
-	const struct xfmt_geom *g = &ctx->geom;
-	uint32_t agno = xfmt_geom_ino_agno(g, ino);
-	uint32_t start = xfmt_geom_ino_agino(g, ino) & ~63u, agbno, len;
-	const struct xa_ownlist *fwd;
-	const struct xa_bitmap *own;
-	struct xa_ag *ag;
-	struct xa_ichunk *c;
-	size_t at;
-
-	if (agno >= ctx->nags || g->inopblock > 64 || !xfmt_geom_ino_valid(g, ino))
-		return XERR_UNSUPPORTED;
-	ag = &ctx->ags[agno];
-	fwd = xa_own_forward(ctx, agno, NULL);
-	if (!fwd)
-		return XERR_UNSUPPORTED;
-	agbno = start >> g->inopblog;
-	len = 64u >> g->inopblog;
-	if (agbno + len > xfmt_geom_ag_length(g, agno))
-		return XERR_UNSUPPORTED;
-	for (size_t i = 0; i < fwd->n; i++)
-		if (fwd->recs[i].agbno < agbno + len && fwd->recs[i].agbno + fwd->recs[i].len > agbno)
-			return XERR_UNSUPPORTED;
-	/* nor what the plan has handed out or held since */
-	own = rp_space_owned(rp, agno);
-	for (uint32_t b = agbno; own && b < agbno + len; b++)
-		if (xa_bitmap_test(own, b))
-			return XERR_UNSUPPORTED;
-	for (at = 0; at < ag->nchunks && ag->chunks[at].startino < start; at++)
-		;
-	if ((at < ag->nchunks && ag->chunks[at].startino < start + 64) ||
-	    (at > 0 && ag->chunks[at - 1].startino + 64 > start))
-		return XERR_UNSUPPORTED;
-	if (xa_ownlist_add(&rp->ags[agno].added, agbno, len, XFS_RMAP_OWN_INODES, 0, 0))
-		return XERR_NOMEM;
-	rp_space_hold(rp, agno, agbno, len);
-	c = xa_ag_chunk_append(ag);
-	if (!c)
-		return XERR_NOMEM;
-	memmove(ag->chunks + at + 1, ag->chunks + at, (ag->nchunks - 1 - at) * sizeof(*c));
-	c = &ag->chunks[at];
-	memset(c, 0, sizeof(*c));
-	c->startino = start;
-	c->count = 64;
-	c->free = ~0ull;
-	c->freecount = 64;
-	rp_need_rebuild(rp, agno);
-	return 0;
-}
-
-int rp_take_back_chunk(struct xr_rp *rp, uint64_t ino)
-{
-	struct xa_ctx *ctx = rp->ctx;
-	const struct xfmt_geom *g = &ctx->geom;
-	uint32_t agno = xfmt_geom_ino_agno(g, ino);
-	int action, rc;
-
-	action = xr_plan_action(rp->plan, XR_ACT_RESTORE_INODE_CHUNK, agno, 0,
-				"AG %" PRIu32 ": the inode chunk at AG inode %" PRIu32 " taken back: "
-				"no tree or scan knows it, but entries and the log name inode %" PRIu64
-				" in it, and nothing owns its blocks; its slots written free, then "
-				"filled by what can be revived", agno,
-				xfmt_geom_ino_agino(g, ino) & ~63u, ino);
-	if (action < 0)
-		return action;
-	rc = add_chunk(rp, ino);
-	if (!rc)
-		rc = reinit_dead_slots(rp, agno, chunk_of(ctx, ino), action);
-	return rc;
-}
-
 /* A fresh regular file at ino for a realtime inode mkfs would have made. */
 static int new_rt_inode(struct xr_rp *rp, uint64_t ino, uint16_t flags, int action)
 {
@@ -626,12 +318,12 @@ static int recreate_root(struct xr_rp *rp)
 
 	if (!xfmt_sb_ino_usable(g, root) || (had_core && !cleared))
 		return 0;
-	c = chunk_of(ctx, root);
+	c = rp_chunk_of(ctx, root);
 	if (!c) {
-		rc = add_chunk(rp, root);
+		rc = rp_add_chunk(rp, root);
 		if (rc)
 			return rc == XERR_UNSUPPORTED ? 0 : rc;
-		c = chunk_of(ctx, root);
+		c = rp_chunk_of(ctx, root);
 	}
 	if (!c)
 		return 0;
@@ -665,7 +357,7 @@ static int recreate_root(struct xr_rp *rp)
 		}
 	}
 	if (!rc)
-		rc = reinit_dead_slots(rp, xfmt_geom_ino_agno(g, root), chunk_of(ctx, root), action);
+		rc = rp_reinit_dead_slots(rp, xfmt_geom_ino_agno(g, root), rp_chunk_of(ctx, root), action);
 	if (!rc) {
 		/* Nothing of the old core is left: its fields are made up.  Its
 		 * entries come back where its blocks or the log still hold them

@@ -1,6 +1,8 @@
 /*
- * repair_int.h - state shared by the planner's phases (repair.c drives,
- * repair_inodes.c decides about inodes).  Not a public interface.
+ * repair_int.h - state shared by the planner's phases (repair.c drives;
+ * repair_inodes.c, repair_names.c, crosslink.c, repair_space.c,
+ * repair_tail.c and log_salvage.c plan; repair_state.c and repair_chunks.c
+ * serve them all and call none).  Not a public interface.
  */
 #ifndef XR_REPAIR_INT_H
 #define XR_REPAIR_INT_H
@@ -222,10 +224,23 @@ bool rp_stale_in_use(struct xr_rp *rp, uint64_t ino);
 /* The chunk of ino, which no tree or scan knows, taken back where the
  * geometry puts it when nothing owns its blocks, its slots written free
  * and marked dead (for rp_revive_from_log to fill); under an action of its
- * own.  0, XERR_UNSUPPORTED (it cannot be), or XERR_NOMEM (repair.c). */
+ * own.  0, XERR_UNSUPPORTED (it cannot be), or XERR_NOMEM (repair_chunks.c). */
 int rp_take_back_chunk(struct xr_rp *rp, uint64_t ino);
 
-/* The realtime and quota inodes (repair_names.c). */
+/* The known chunk holding ino (in its AG), or NULL (repair_chunks.c). */
+const struct xa_ichunk *rp_chunk_of(const struct xa_ctx *ctx, uint64_t ino);
+
+/* ino's chunk, which no known chunk holds, recorded where the geometry puts
+ * it and owned by OWN_INODES for the rebuild, when nothing owns those
+ * blocks; 0, XERR_UNSUPPORTED or XERR_NOMEM (repair_chunks.c). */
+int rp_add_chunk(struct xr_rp *rp, uint64_t ino);
+
+/* The slots of chunk c of AG agno that hold no inode written as free
+ * inodes under action (repair_chunks.c). */
+int rp_reinit_dead_slots(struct xr_rp *rp, uint32_t agno, const struct xa_ichunk *c,
+			 int action);
+
+/* The realtime and quota inodes (repair_state.c). */
 bool rp_is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino);
 
 int rp_dir_salvage(struct xr_rp *rp, uint64_t ino, int (*fn)(void *arg, const struct xfmt_dirent *de),

@@ -22,7 +22,7 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
-#include "analyzer/report/report_xml.h"
+#include "analyzer/report/escape.h"
 #include "analyzer/report/xml_writer.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair.h"
@@ -133,7 +133,7 @@ void xr_report_actions(struct xa_xw *x, const struct xr_plan *plan)
 			free(list);
 		}
 		if (!x->failed) {
-			char *safe = xa_report_xml_escape(a->text, strlen(a->text));
+			char *safe = xa_escape_text(a->text, strlen(a->text));
 
 			if (!safe)
 				x->failed = true;

@@ -1,20 +1,14 @@
 /*
- * image.c - the image vtable's common part: dispatch, the memory and slice
- * backends, and ximg_open, which picks a backend and a partition.
+ * image.c - the image vtable's common part: dispatch, and the memory, slice
+ * and zero-tail backends (image_open.c picks a backend and a partition).
  */
 #include "analyzer/io/image.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "analyzer/errors.h"
-#include "analyzer/io/partition.h"
-#include "formats/endian.h"
 
 struct ximg *ximg_alloc(const struct ximg_ops *ops, uint64_t size, const char *name)
 {
@@ -206,96 +200,5 @@ int ximg_open_zero_tail(struct ximg *inner, uint64_t size, struct ximg **out)
 	t->inner = inner;
 	img->priv = t;
 	*out = img;
-	return 0;
-}
-
-/* ---- ximg_open: backend and partition selection ---- */
-
-#define ZSTD_FRAME_MAGIC     0xFD2FB528u
-#define ZSTD_SKIPPABLE_MASK  0xFFFFFFF0u
-#define ZSTD_SKIPPABLE_MAGIC 0x184D2A50u
-#define XFS_SB_MAGIC         0x58465342u
-
-static int file_is_zstd(const char *path)
-{
-	uint8_t m[4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	uint32_t v;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, m, sizeof(m));
-	close(fd);
-	if (n != (ssize_t)sizeof(m))
-		return 0;
-	v = xfmt_get_le32(m);
-	return v == ZSTD_FRAME_MAGIC || (v & ZSTD_SKIPPABLE_MASK) == ZSTD_SKIPPABLE_MAGIC;
-}
-
-static int starts_with_xfs(struct ximg *img)
-{
-	uint8_t m[4];
-
-	if (ximg_pread(img, m, sizeof(m), 0) != 0)
-		return 0;
-	return xfmt_get_be32(m) == XFS_SB_MAGIC;
-}
-
-int ximg_open(const char *path, const struct ximg_open_opts *opts,
-	      struct ximg **out, char *err, size_t errlen)
-{
-	struct ximg *img = NULL, *sl = NULL;
-	struct xpart part;
-	int rc;
-
-	if (file_is_zstd(path))
-		rc = ximg_open_zstd(path, &img, err, errlen);
-	else
-		rc = ximg_open_raw(path, &img, err, errlen);
-	if (rc)
-		return rc;
-
-	if (opts && opts->have_offset) {
-		if (opts->offset >= img->size) {
-			snprintf(err, errlen, "%s: offset %llu is beyond the end of the image (%llu bytes)",
-				 path, (unsigned long long)opts->offset,
-				 (unsigned long long)img->size);
-			ximg_free(&img);
-			return XERR_USAGE;
-		}
-		rc = ximg_open_slice(img, opts->offset, img->size - opts->offset, &sl);
-		if (rc) {
-			ximg_free(&img);
-			return rc;
-		}
-		*out = sl;
-		return 0;
-	}
-
-	if ((!opts || opts->partition == 0) && starts_with_xfs(img)) {
-		*out = img;
-		return 0;
-	}
-
-	rc = xpart_find_xfs(img, opts ? opts->partition : 0, &part, err, errlen);
-	if (rc == XERR_NOTXFS && (!opts || opts->partition == 0)) {
-		/* No partition table and no superblock magic at byte 0: hand the
-		 * whole image to the analyzer, which can still find secondary
-		 * superblocks (the primary may be the damaged part). */
-		*out = img;
-		return 0;
-	}
-	if (rc) {
-		ximg_free(&img);
-		return rc;
-	}
-	rc = ximg_open_slice(img, part.start, part.length, &sl);
-	if (rc) {
-		snprintf(err, errlen, "%s: partition %d lies outside the image", path, part.index);
-		ximg_free(&img);
-		return rc;
-	}
-	*out = sl;
 	return 0;
 }

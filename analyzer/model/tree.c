@@ -25,7 +25,7 @@
 #include "analyzer/model/file.h"
 #include "analyzer/model/grow.h"
 #include "analyzer/model/u64set.h"
-#include "analyzer/report/report_xml.h"
+#include "analyzer/report/escape.h"
 
 #define XA_TREE_MAX_DEPTH 4096u
 
@@ -124,7 +124,7 @@ static void buf_cut(struct buf *b, size_t n)
  * unless it holds a NUL) and record the lengths at chain depth d. */
 static int append_name(struct xa_tree_walker *w, unsigned d, const uint8_t *name, size_t len)
 {
-	char *esc = xa_report_name_escape(name, len);
+	char *esc = xa_escape_name(name, len);
 	int rc;
 
 	if (!esc)
@@ -135,7 +135,7 @@ static int append_name(struct xa_tree_walker *w, unsigned d, const uint8_t *name
 	if (!rc)
 		rc = buf_put(&w->raw, "/", 1);
 	if (!rc && memchr(name, 0, len)) {
-		char *x = xa_report_xml_escape(name, len);
+		char *x = xa_escape_text(name, len);
 
 		rc = x ? buf_put(&w->raw, x, strlen(x)) : XERR_NOMEM;
 		free(x);
@@ -207,12 +207,12 @@ char *xa_tree_path_cut(const struct xa_tree_entry *e, size_t raw_max, bool *cut)
 		k++;
 	if (w->rcut[k] > raw_max) {
 		/* Even the starting directory's path is cut. */
-		return xa_report_xml_escape(w->raw.p, raw_max);
+		return xa_escape_text(w->raw.p, raw_max);
 	}
 	dlen = w->dcut[k];
 	rlen = w->rcut[k];
 	rest = raw_max - rlen;  /* "/" and the first bytes of the next name */
-	tail = xa_report_name_escape(w->raw.p + rlen + (rest ? 1 : 0), rest ? rest - 1 : 0);
+	tail = xa_escape_name(w->raw.p + rlen + (rest ? 1 : 0), rest ? rest - 1 : 0);
 	if (!tail)
 		return NULL;
 	out = malloc(dlen + 1 + strlen(tail) + 1);

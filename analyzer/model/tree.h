@@ -21,7 +21,7 @@ struct xa_tree_walker;
 /* Valid during the callback only: the paths live in the walk's buffers. */
 struct xa_tree_entry {
 	const char            *path;    /* display path: each name escaped as
-					   xa_report_name_escape does, "/"-joined */
+					   xa_escape_name does, "/"-joined */
 	const char            *raw_path;/* the same with names as stored (a name
 					   holding a NUL byte is escaped here too) */
 	const char            *raw_name;/* the last component of raw_path */

@@ -15,7 +15,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/findings/findings.h"
 #include "analyzer/io/outpath.h"
-#include "analyzer/report/report_xml.h"
+#include "analyzer/report/escape.h"
 
 
 /* libxml2 speaks unsigned char; its BAD_CAST would also drop const. */
@@ -57,7 +57,7 @@ void xa_xw_attr_bytes(struct xa_xw *x, const char *name, const void *bytes, size
 
 	if (x->failed)
 		return;
-	s = xa_report_xml_escape(bytes, len);
+	s = xa_escape_text(bytes, len);
 	if (!s) {
 		x->failed = true;
 		return;
@@ -161,7 +161,7 @@ void xa_xw_finding(struct xa_xw *x, const struct xa_finding *fd, const char *id_
 	xa_finding_render(fd, msg, sizeof(msg));
 	if (!x->failed) {
 		/* Messages are ASCII today; escaping keeps that true when names join them. */
-		char *safe = xa_report_xml_escape(msg, strlen(msg));
+		char *safe = xa_escape_text(msg, strlen(msg));
 
 		if (!safe)
 			x->failed = true;

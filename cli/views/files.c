@@ -15,7 +15,7 @@
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/xattr.h"
-#include "analyzer/report/report_xml.h"
+#include "analyzer/report/escape.h"
 #include "cli/views/field_print.h"
 #include "analyzer/scan/fork_walk.h"
 #include "formats/symlink.h"
@@ -125,8 +125,8 @@ static int print_xattr(void *arg, const struct xa_xattr *a)
 {
 	FILE *out = arg;
 	size_t show = a->valuelen < 64 ? a->valuelen : 64;
-	char *name = xa_report_xml_escape(a->name, a->namelen);
-	char *value = xa_report_xml_escape(a->value, show);
+	char *name = xa_escape_text(a->name, a->namelen);
+	char *value = xa_escape_text(a->value, show);
 
 	if (!name || !value) {
 		free(name);

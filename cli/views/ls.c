@@ -13,7 +13,7 @@
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/tree.h"
-#include "analyzer/report/report_xml.h"
+#include "analyzer/report/escape.h"
 #include "cli/views/files.h"
 #include "formats/dir2_carve.h"
 #include "formats/symlink.h"
@@ -71,7 +71,7 @@ static void print_entry(struct xa_ctx *ctx, FILE *out, const char *display, uint
 
 		/* A damaged target shows what could be read of it. */
 		(void)xa_symlink_target(ctx, ip, raw, &n, NULL);
-		target = xa_report_xml_escape(raw, n);
+		target = xa_escape_text(raw, n);
 	}
 	fprintf(out, "%12" PRIu64 " %c%04o %4" PRIu32 " %6" PRIu32 " %6" PRIu32 " %12" PRIu64
 		" %s %s%s%s%c", ino, type_char(ip->d.mode & 0170000u), ip->d.mode & 07777,
@@ -89,7 +89,7 @@ struct del_state {
 static int print_deleted(void *arg, const struct xfmt_dir2_carved *c)
 {
 	struct del_state *d = arg;
-	char *esc = xa_report_name_escape(c->name, c->namelen);
+	char *esc = xa_escape_name(c->name, c->namelen);
 	const char *state = "unknown";
 	struct xa_inode ip;
 	uint64_t ino = c->ino;
@@ -148,7 +148,7 @@ static int ls_entry(void *arg, const struct xa_tree_entry *e)
 	} else if (st->o->null) {
 		print_entry(st->ctx, st->out, e->raw_name, e->ino, e->ip, st->o->longfmt, end);
 	} else {
-		char *esc = xa_report_name_escape(e->name, e->namelen);
+		char *esc = xa_escape_name(e->name, e->namelen);
 
 		if (!esc)
 			return XERR_NOMEM;

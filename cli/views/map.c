@@ -1,8 +1,8 @@
 /*
  * map.c - `xfsrecon map`: gathers what the picture needs from the finished
  * check (owner records per AG, findings located on blocks, paths of the
- * inodes the picture names), builds each AG's grid and saves the document
- * map_svg.c draws.
+ * inodes the picture names) into the run map_run.c answers from, and saves
+ * the document map_svg.c draws.
  *
  * The grids are built twice: a first pass learns each AG's totals and rows
  * (the document's size and legend come before any cell) and which inodes
@@ -40,48 +40,6 @@
 #define ZOOM_ROWS 96u
 /* Raw bytes of a path kept for a title (longer paths are cut). */
 #define PATH_BYTES_MAX 120u
-
-/* ------------------------------------------------------------ owners */
-
-static enum xa_map_class inode_class(void *arg, uint64_t ino)
-{
-	const struct xa_irec *ir = xa_irec_find(arg, ino);
-
-	if (!ir)
-		return XA_MC_INODE_OTHER;
-	switch (ir->mode & 0170000u) {
-	case 0100000: return XA_MC_DATA;
-	case 0040000: return XA_MC_DIR;
-	case 0120000: return XA_MC_SYMLINK;
-	default:      return XA_MC_INODE_OTHER;
-	}
-}
-
-/* The rmapbt is believed where it was read completely, as fsmap does;
- * elsewhere (or with --forward) the map the check built from primary
- * metadata stands in. */
-static bool ag_from_rmap(const struct xa_map_run *r, uint32_t agno)
-{
-	const struct xa_ag *ag = &r->ctx->ags[agno];
-
-	return !r->o->forward && xfmt_geom_has_rmapbt(&r->ctx->geom) && ag->agf_ok &&
-	       ag->bt[XA_BT_RMAP].walked && xa_own_rmap(r->ctx, agno);
-}
-
-int xa_map_build_ag(struct xa_map_run *r, uint32_t agno, struct xa_map_ag *m)
-{
-	struct xa_map_src src = { 0 };
-	struct xa_ctx *ctx = r->ctx;
-
-	src.owners = ag_from_rmap(r, agno) ? xa_own_rmap(ctx, agno) : xa_own_forward(ctx, agno, NULL);
-	src.free = xa_own_free_list(ctx, agno);
-	src.reflink = xfmt_geom_has_reflink(&ctx->geom);
-	src.inode_class = inode_class;
-	src.arg = ctx;
-	src.marks = r->marks + r->mark_start[agno];
-	src.nmarks = r->mark_start[agno + 1] - r->mark_start[agno];
-	return xa_map_ag_build(m, agno, ctx->ags[agno].length, XA_MAP_COLS, r->max_rows, &src);
-}
 
 /* ------------------------------------------------------------ findings */
 
@@ -298,23 +256,6 @@ out:
 	return rc;
 }
 
-const char *xa_map_path_of(const struct xa_map_run *r, uint64_t ino)
-{
-	size_t lo = 0, hi = r->npaths;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->paths[mid].ino == ino)
-			return r->paths[mid].path;
-		if (r->paths[mid].ino < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
-
 /* ------------------------------------------------------------ command */
 
 /* First pass: totals, rows and the inodes the cells name. */
@@ -340,7 +281,7 @@ static int first_pass(struct xa_map_run *r, struct xa_u64set *want)
 		s->outside_blocks = m.outside_blocks;
 		s->lists_capped = m.lists_capped;
 		s->findings = r->mark_start[agno + 1] - r->mark_start[agno];
-		s->from_rmap = ag_from_rmap(r, agno);
+		s->from_rmap = xa_map_ag_from_rmap(r, agno);
 		xa_own_forward(r->ctx, agno, &fwd_complete);
 		/* The forward map is "complete" only when the AG was cross-checked. */
 		s->complete = s->from_rmap ? ag->bt[XA_BT_RMAP].walked : fwd_complete;

@@ -1,7 +1,7 @@
 /*
- * map_int.h - what the two halves of `xfsrecon map` share: map.c gathers
- * (owners, findings as marks, paths) and builds the grid of each AG;
- * map_svg.c draws the document from it.
+ * map_int.h - what the parts of `xfsrecon map` share: map.c gathers
+ * (owners, findings as marks, paths) into a run, map_run.c builds the grid
+ * of each AG from it, map_svg.c draws the document.
  */
 #ifndef XA_MAP_INT_H
 #define XA_MAP_INT_H
@@ -58,6 +58,10 @@ struct xa_map_run {
 	struct xa_map_path *paths;        /* sorted by ino */
 	size_t              npaths;
 };
+
+/* Are AG agno's owners taken from its rmapbt (read whole, as fsmap does),
+ * not from the check's forward map?  (map_run.c, as the two below) */
+bool xa_map_ag_from_rmap(const struct xa_map_run *r, uint32_t agno);
 
 /* Build the grid of AG agno (ag_first <= agno < ag_end) into m; 0 or XERR_NOMEM. */
 int xa_map_build_ag(struct xa_map_run *r, uint32_t agno, struct xa_map_ag *m);

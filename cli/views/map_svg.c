@@ -17,7 +17,7 @@
 #include "analyzer/check/ownrec.h"
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
-#include "analyzer/report/report_xml.h"
+#include "analyzer/report/escape.h"
 #include "analyzer/report/xml_writer.h"
 #include "cli/views/map.h"
 #include "cli/views/map_int.h"
@@ -573,7 +573,7 @@ static void html_findings(struct doc *d)
 		snprintf(num, sizeof(num), "%" PRIu32, r->marks[i].agbno);
 		text_el(d, "td", num);
 		xa_finding_render(fd, msg, sizeof(msg));
-		safe = xa_report_xml_escape(msg, strlen(msg));
+		safe = xa_escape_text(msg, strlen(msg));
 		if (!safe)
 			d->x.failed = true;
 		else
@@ -632,7 +632,7 @@ int xa_map_write_doc(struct xa_map_run *r, xmlTextWriterPtr w)
 	const char *base = strrchr(path, '/');
 	int rc;
 
-	d.name = xa_report_xml_escape(base ? base + 1 : path, strlen(base ? base + 1 : path));
+	d.name = xa_escape_text(base ? base + 1 : path, strlen(base ? base + 1 : path));
 	if (!d.name)
 		return XERR_NOMEM;
 	xa_xw_check(&d.x, xmlTextWriterSetIndent(w, 1));

@@ -29,16 +29,6 @@
 #include "formats/sb.h"
 #include "formats/symlink.h"
 
-int xa_show_read(struct xa_show_run *s, uint64_t off, size_t len, struct xbuf **b)
-{
-	int rc = xa_read(s->ctx, off, len, b, NULL);
-
-	if (rc)
-		fprintf(s->err, "xfsrecon: cannot read %zu bytes at byte %" PRIu64 ": %s\n", len,
-			off, xerr_str(rc));
-	return rc;
-}
-
 /* ------------------------------------------------------- AG header sectors */
 
 enum hdr_kind { HDR_SB, HDR_AGF, HDR_AGI, HDR_AGFL };

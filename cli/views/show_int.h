@@ -7,11 +7,15 @@
 #ifndef XA_SHOW_INT_H
 #define XA_SHOW_INT_H
 
+#include <inttypes.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "analyzer/engine.h"
+#include "analyzer/engine_io.h"
+#include "analyzer/errors.h"
 #include "cli/views/show_out.h"
 #include "formats/btree.h"
 
@@ -29,8 +33,18 @@ struct xa_show_run {
 /*
  * Read len bytes at image byte off through the cache.  Returns 0 and a
  * buffer to release with xa_put, or a negative xerr (with a message on err).
+ * Inline: every view file reads, none should need show.c for it.
  */
-int xa_show_read(struct xa_show_run *s, uint64_t off, size_t len, struct xbuf **b);
+static inline int xa_show_read(struct xa_show_run *s, uint64_t off, size_t len,
+			       struct xbuf **b)
+{
+	int rc = xa_read(s->ctx, off, len, b, NULL);
+
+	if (rc)
+		fprintf(s->err, "xfsrecon: cannot read %zu bytes at byte %" PRIu64 ": %s\n", len,
+			off, xerr_str(rc));
+	return rc;
+}
 
 /*
  * Show one btree block of tree bt (buf holds blocksize bytes read from

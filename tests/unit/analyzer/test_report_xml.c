@@ -24,6 +24,7 @@
 
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/report/escape.h"
 #include "analyzer/report/report_xml.h"
 
 #ifndef XA_TOP_SRCDIR
@@ -440,7 +441,7 @@ static void test_hostile_label(void **state)
 
 static void assert_escape(const char *in, size_t len, const char *want)
 {
-	char *got = xa_report_xml_escape(in, len);
+	char *got = xa_escape_text(in, len);
 
 	assert_non_null(got);
 	if (strcmp(got, want))
@@ -480,7 +481,7 @@ static void test_name_escape(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		char *got = xa_report_name_escape(t[i].in, t[i].len);
+		char *got = xa_escape_name(t[i].in, t[i].len);
 
 		assert_non_null(got);
 		if (strcmp(got, t[i].want))

@@ -1,0 +1,175 @@
+/*
+ * context.c - the analyzer context every pass shares: opened on an image,
+ * switched to a view (a zeroed tail for a short image, a replayed log's
+ * overlay), its per-AG chunk lists and inode records, released at the end.
+ * The passes use it; engine.c runs them over it.
+ */
+#include "analyzer/engine.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/check/ownership.h"
+#include "analyzer/errors.h"
+#include "analyzer/io/cache.h"
+#include "analyzer/io/image.h"
+#include "analyzer/io/overlay.h"
+
+#define XA_DEFAULT_CACHE_BYTES (256u << 20)
+
+/* Room for one more chunk record at the end of ag->chunks; NULL when out
+ * of memory. */
+struct xa_ichunk *xa_ag_chunk_append(struct xa_ag *ag)
+{
+	if (ag->nchunks == ag->chunks_cap) {
+		size_t ncap = ag->chunks_cap ? ag->chunks_cap * 2 : 64;
+		struct xa_ichunk *n = realloc(ag->chunks, ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		ag->chunks = n;
+		ag->chunks_cap = ncap;
+	}
+	return &ag->chunks[ag->nchunks++];
+}
+
+void xa_ag_release(struct xa_ag *ag)
+{
+	free(ag->chunks);
+	ag->chunks = NULL;
+	ag->nchunks = ag->chunks_cap = 0;
+	xa_bitmap_release(&ag->claimed);
+}
+
+int xa_ctx_open_img(struct xa_ctx *ctx, struct ximg *img, const struct xa_options *opts)
+{
+	size_t cache_bytes;
+	int rc;
+
+	memset(ctx, 0, sizeof(*ctx));
+	xa_findings_init(&ctx->findings);
+	ctx->image_path = img->name;
+	if (opts)
+		ctx->opts = *opts;
+	cache_bytes = ctx->opts.cache_bytes ? (size_t)ctx->opts.cache_bytes
+					    : XA_DEFAULT_CACHE_BYTES;
+	rc = xcache_new(img, cache_bytes, &ctx->cache);
+	if (rc)
+		return rc;
+	ctx->img = img;
+	ctx->input = img;
+	ctx->image_size = img->size;
+	return 0;
+}
+
+int xa_ctx_use_overlay(struct xa_ctx *ctx, struct ximg_overlay *ov)
+{
+	struct xcache *cache = NULL;
+	struct ximg *view = NULL;
+	size_t cache_bytes = ctx->opts.cache_bytes ? (size_t)ctx->opts.cache_bytes
+						   : XA_DEFAULT_CACHE_BYTES;
+	int rc;
+
+	if (ctx->overlay)
+		return XERR_USAGE;
+	rc = ximg_open_overlay(xa_base_image(ctx), ov, &view);
+	if (!rc)
+		rc = xcache_new(view, cache_bytes, &cache);
+	if (rc) {
+		ximg_free(&view);
+		return rc;
+	}
+	xcache_free(&ctx->cache);
+	ctx->cache = cache;
+	ctx->img = view;
+	ctx->overlay = ov;
+	return 0;
+}
+
+int xa_ctx_use_zero_tail(struct xa_ctx *ctx, uint64_t size)
+{
+	struct xcache *cache = NULL;
+	struct ximg *view = NULL;
+	size_t cache_bytes = ctx->opts.cache_bytes ? (size_t)ctx->opts.cache_bytes
+						   : XA_DEFAULT_CACHE_BYTES;
+	int rc;
+
+	/* Before the log pass: an overlay is made over the view, not under it. */
+	if (ctx->tail || ctx->overlay)
+		return XERR_USAGE;
+	rc = ximg_open_zero_tail(ctx->input, size, &view);
+	if (!rc)
+		rc = xcache_new(view, cache_bytes, &cache);
+	if (rc) {
+		ximg_free(&view);
+		return rc;
+	}
+	xcache_free(&ctx->cache);
+	ctx->cache = cache;
+	ctx->img = view;
+	ctx->tail = view;
+	ctx->image_size = size;
+	return 0;
+}
+
+int xa_ctx_open(struct xa_ctx *ctx, const char *path,
+		const struct ximg_open_opts *io, const struct xa_options *opts,
+		char *err, size_t errlen)
+{
+	struct ximg *img = NULL;
+	int rc;
+
+	memset(ctx, 0, sizeof(*ctx));
+	rc = ximg_open(path, io, &img, err, errlen);
+	if (rc)
+		return rc;
+	rc = xa_ctx_open_img(ctx, img, opts);
+	if (rc) {
+		snprintf(err, errlen, "%s: cannot set up the block cache: %s", path, xerr_str(rc));
+		ximg_free(&img);
+		return rc;
+	}
+	ctx->image_path = path;
+	return 0;
+}
+
+void xa_ctx_release(struct xa_ctx *ctx)
+{
+	if (ctx->ags) {
+		for (uint32_t i = 0; i < ctx->nags; i++)
+			xa_ag_release(&ctx->ags[i]);
+	}
+	free(ctx->ags);
+	ctx->ags = NULL;
+	free(ctx->irecs);
+	ctx->irecs = NULL;
+	ctx->nirecs = ctx->irecs_cap = 0;
+	xa_own_free(&ctx->own);
+	xcache_free(&ctx->cache);
+	if (ctx->img != ctx->input && ctx->img != ctx->tail)
+		ximg_free(&ctx->img);
+	ximg_free(&ctx->tail);
+	ximg_free(&ctx->input);
+	ctx->img = NULL;
+	ximg_overlay_free(&ctx->overlay);
+	xa_findings_release(&ctx->findings);
+}
+
+struct xa_irec *xa_irec_find(struct xa_ctx *ctx, uint64_t ino)
+{
+	size_t lo = 0, hi = ctx->nirecs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ctx->irecs[mid].ino == ino)
+			return &ctx->irecs[mid];
+		if (ctx->irecs[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
