@@ -77,6 +77,8 @@ enum xprob_severity {
 	X(FIX_DIRECTORY,      "directory rewritten from the entries it still holds") \
 	X(FIX_ROOT,           "the root directory: the superblock pointed back at the one " \
 	                      "mkfs made, or a new one made in its place") \
+	X(RT_INODES,          "the realtime bitmap and summary inodes made anew, empty, as " \
+	                      "mkfs makes them where there is no realtime section") \
 	X(FIX_LINK_COUNT,     "nlink set to the number of names") \
 	X(LOST_FOUND,         "orphan linked into lost+found, or reached again through a " \
 	                      "directory the repair rebuilt") \

@@ -278,8 +278,74 @@ static int new_rt_inode(struct xr_rp *rp, uint64_t ino, uint16_t flags, int acti
 	free(buf);
 	if (!rc && xa_u64set_add(&rp->new_inodes, ino) < 0)
 		rc = XERR_NOMEM;
+	if (!rc) {
+		/* a core the inode phase cleared keeps its record */
+		struct xa_irec *r = xa_irec_find(rp->ctx, ino);
+
+		if (r)
+			r->mode = XFMT_S_IFREG;
+		else
+			rc = rp_irec_insert(rp->ctx, ino, XFMT_S_IFREG);
+	}
 	if (!rc)
-		rc = rp_irec_insert(rp->ctx, ino, XFMT_S_IFREG);
+		rp_need_rebuild(rp, xfmt_geom_ino_agno(g, ino));
+	return rc;
+}
+
+/*
+ * The realtime bitmap and summary inodes, where the inode phase cleared
+ * them or no inode is left at all (a zeroed sector of the first chunk),
+ * made anew as mkfs makes them, and as xfs_repair does: only without a
+ * realtime section, whose bitmap and summary they would have to describe
+ * (there the findings stay unanswered).  Numbers that name an inode in
+ * use of another type are left: that inode is someone's.
+ */
+static int recreate_rt_inodes(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	const uint64_t rt[] = { ctx->sb.rbmino, ctx->sb.rsumino };
+	static const uint16_t flags[] = { XFS_DIFLAG_NEWRTBM, 0 };
+	bool made[2] = { false, false };
+	int action = -1, rc = 0;
+
+	if (ctx->sb.rblocks || ctx->sb.rextents)
+		return 0;
+	for (unsigned i = 0; i < 2 && !rc; i++) {
+		const struct xa_irec *r;
+
+		if (rt[i] == XFS_NULLFSINO || !xfmt_sb_ino_usable(g, rt[i]) ||
+		    (i == 1 && rt[1] == rt[0]))
+			continue;
+		if (xa_u64set_has(&rp->new_inodes, rt[i])) {
+			made[i] = true;  /* recreate_root made it */
+			continue;
+		}
+		r = xa_irec_find(ctx, rt[i]);
+		if (r && !xa_u64set_has(&rp->cleared, rt[i]))
+			continue;
+		if (!rp_chunk_of(ctx, rt[i]))
+			continue;
+		if (action < 0) {
+			action = xr_plan_action(rp->plan, XR_ACT_RECREATE_RT_INODES,
+						xfmt_geom_ino_agno(g, rt[i]), rt[i],
+						"realtime %s inode %" PRIu64 " made anew, empty (there is "
+						"no realtime section)", i ? "summary" : "bitmap", rt[i]);
+			if (action < 0)
+				return action;
+		}
+		rc = new_rt_inode(rp, rt[i], flags[i], action);
+		made[i] = !rc;
+	}
+	for (size_t k = 0; k < ctx->findings.count && !rc; k++) {
+		const struct xa_finding *f = &ctx->findings.items[k];
+
+		if (f->p.code != XP_nsRtInodeGone || action < 0)
+			continue;
+		for (unsigned i = 0; i < 2; i++)
+			if (made[i] && f->p.observed == rt[i] && !rp->answered[k])
+				rc = rp_answer(rp, action, k);
+	}
 	return rc;
 }
 
@@ -388,7 +454,7 @@ static int recreate_root(struct xr_rp *rp)
 	for (size_t i = 0; i < ctx->findings.count; i++) {
 		const struct xa_finding *f = &ctx->findings.items[i];
 
-		if (f->p.code == XP_nsRootNotDir ||
+		if (f->p.code == XP_nsRootNotDir || (want_rt && f->p.code == XP_nsRtInodeGone) ||
 		    (want_rt && f->p.code == XP_sbBadRootIno && f->p.field &&
 		     (!strcmp(f->p.field, "rbmino") || !strcmp(f->p.field, "rsumino")))) {
 			rc = rp_answer(rp, action, i);
@@ -682,6 +748,8 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 	rc = rp_plan_inodes(&rp);
 	if (!rc)
 		rc = recreate_root(&rp);
+	if (!rc)
+		rc = recreate_rt_inodes(&rp);
 	if (!rc)
 		rc = rp_plan_names(&rp);
 	if (!rc)

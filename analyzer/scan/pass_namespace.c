@@ -205,6 +205,7 @@ static void loc_inode(struct xa_ctx *ctx, struct xa_loc *loc, uint64_t ino)
 
 static int report_names(struct xa_ctx *ctx, const struct ns_state *st,
 			const struct xa_u64set *unlinked);
+static void check_rt_inodes(struct xa_ctx *ctx);
 
 static int walk_tree(struct ns_state *st)
 {
@@ -258,6 +259,8 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 
 	memset(&st, 0, sizeof(st));
 	st.ctx = ctx;
+	/* needs no tree walk: judged even when there is no root to walk */
+	check_rt_inodes(ctx);
 	root = xa_irec_find(ctx, ctx->sb.rootino);
 	if (!root || !is_dir_mode(root->mode)) {
 		loc_inode(ctx, &st.loc, ctx->sb.rootino);
@@ -306,6 +309,29 @@ static void check_quota_inodes(struct xa_ctx *ctx)
 		if (!r || (r->mode & 0170000u) != 0100000u || r->names || r->reached)
 			xa_report(ctx, &loc, XP_sbBadQuotaIno, names[i], offs[i], q[i],
 				  XPROB_HAS_OBSERVED);
+	}
+}
+
+/*
+ * The realtime bitmap and summary inodes the superblock names are allocated
+ * regular files, even without a realtime section (mkfs makes them empty):
+ * xfs_repair calls one that is free or of another type lost and makes it
+ * anew.  Numbers that cannot be inodes are the superblock pass's.
+ */
+static void check_rt_inodes(struct xa_ctx *ctx)
+{
+	static const char *const names[] = { "rbmino", "rsumino" };
+	const uint64_t rt[] = { ctx->sb.rbmino, ctx->sb.rsumino };
+	struct xa_loc loc = { XPROB_HAS_AG | XPROB_HAS_BYTE, 0, 0, 0, 0, "sb" };
+
+	for (unsigned i = 0; i < 2; i++) {
+		const struct xa_irec *r;
+
+		if (rt[i] == XFS_NULLFSINO || !xfmt_sb_ino_usable(&ctx->geom, rt[i]))
+			continue;
+		r = xa_irec_find(ctx, rt[i]);
+		if (!r || (r->mode & 0170000u) != 0100000u)
+			xa_report(ctx, &loc, XP_nsRtInodeGone, names[i], 0, rt[i], XPROB_HAS_OBSERVED);
 	}
 }
 
