@@ -62,16 +62,7 @@ _Static_assert(L5_COUNT == XFMT_DA_BLKINFO_V5 && L4_COUNT == XFMT_DA_BLKINFO_V4,
 #define NAME_ALIGN 4u
 
 /* Remote value header (xfs-ondisk.md 8.4). */
-#define RM_MAGIC  0
-#define RM_OFFSET 4
-#define RM_BYTES  8
-#define RM_CRC    12
-#define RM_UUID   16
-#define RM_OWNER  32
-#define RM_BLKNO  40
-#define RM_LSN    48
-_Static_assert(RM_LSN + 8 == XFMT_ATTR_RMT_HDR_LEN, "remote value header is 56 bytes");
-_Static_assert(RM_CRC == XFMT_ATTR_CRC_OFF, "remote header crc offset");
+_Static_assert(XFMT_RMT_CRC_OFF == XFMT_ATTR_CRC_OFF, "remote header crc offset");
 
 /* Largest block size: the used-space map of a leaf is this many bits. */
 #define ATTR_MAX_BLKSIZE 65536u
@@ -599,22 +590,6 @@ enum xfmt_attr_blk_kind xfmt_attr_block_kind(const uint8_t *buf, size_t len,
 
 /* ------------------------------------------------------ remote values */
 
-int xfmt_attr_rmt_hdr_decode(const uint8_t *buf, size_t len, struct xfmt_attr_rmt_hdr *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (len < XFMT_ATTR_RMT_HDR_LEN)
-		return -1;
-	out->magic = xfmt_get_be32(buf + RM_MAGIC);
-	out->offset = xfmt_get_be32(buf + RM_OFFSET);
-	out->bytes = xfmt_get_be32(buf + RM_BYTES);
-	out->crc = xfmt_get_le32(buf + RM_CRC);
-	memcpy(out->uuid, buf + RM_UUID, 16);
-	out->owner = xfmt_get_be64(buf + RM_OWNER);
-	out->blkno = xfmt_get_be64(buf + RM_BLKNO);
-	out->lsn = xfmt_get_be64(buf + RM_LSN);
-	return 0;
-}
-
 uint32_t xfmt_attr_rmt_space(const struct xfmt_geom *g)
 {
 	if (!g->v5)
@@ -635,52 +610,54 @@ unsigned xfmt_attr_rmt_verify(const uint8_t *buf, size_t len, const struct xfmt_
 			      const struct xfmt_attr_rmt_expect *exp,
 			      const struct xprob_sink *sink)
 {
-	struct xfmt_attr_rmt_hdr h;
+	struct xfmt_rmt_hdr h;
 	uint32_t space = xfmt_attr_rmt_space(g);
 	unsigned n = 0;
 
 	if (!g->v5)
 		return 0;  /* raw value bytes */
-	if (len < g->blocksize || xfmt_attr_rmt_hdr_decode(buf, len, &h) != 0)
+	if (len < g->blocksize || xfmt_rmt_hdr_decode(buf, len, &h) != 0)
 		return (unsigned)xprob_emit_val(sink, XP_attrRmtUnreadable, NULL, 0, g->blocksize,
 						len);
 
 	if (h.magic != XFS_ATTR3_RMT_MAGIC)
-		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadMagic, "hdr.magic", RM_MAGIC,
-					      XFS_ATTR3_RMT_MAGIC, h.magic);
+		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadMagic, "hdr.magic",
+					      XFMT_RMT_MAGIC_OFF, XFS_ATTR3_RMT_MAGIC, h.magic);
 	{
 		/* One CRC per block, even when one buffer spans several blocks. */
-		uint32_t want = xfmt_crc32c_excluding(buf, g->blocksize, RM_CRC);
+		uint32_t want = xfmt_crc32c_excluding(buf, g->blocksize, XFMT_RMT_CRC_OFF);
 
 		if (want != h.crc)
-			n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadCrc, "hdr.crc", RM_CRC,
-						      want, h.crc);
+			n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadCrc, "hdr.crc",
+						      XFMT_RMT_CRC_OFF, want, h.crc);
 	}
 	if (memcmp(h.uuid, g->meta_uuid, 16) != 0)
-		n += (unsigned)xprob_emit(sink, XP_attrRmtBadUuid, "hdr.uuid", RM_UUID);
+		n += (unsigned)xprob_emit(sink, XP_attrRmtBadUuid, "hdr.uuid", XFMT_RMT_UUID_OFF);
 	if (h.blkno != exp->daddr)
-		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadBlkno, "hdr.bno", RM_BLKNO,
-					      exp->daddr, h.blkno);
+		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadBlkno, "hdr.bno",
+					      XFMT_RMT_BLKNO_OFF, exp->daddr, h.blkno);
 	if (h.bytes > space)
-		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadRange, "hdr.bytes", RM_BYTES,
-					      space, h.bytes);
+		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadRange, "hdr.bytes",
+					      XFMT_RMT_BYTES_OFF, space, h.bytes);
 	if ((uint64_t)h.offset + h.bytes > XFMT_ATTR_VALUE_MAX)
-		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadRange, "hdr.offset", RM_OFFSET,
-					      XFMT_ATTR_VALUE_MAX, (uint64_t)h.offset + h.bytes);
+		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadRange, "hdr.offset",
+					      XFMT_RMT_OFFSET_OFF, XFMT_ATTR_VALUE_MAX,
+					      (uint64_t)h.offset + h.bytes);
 	if (h.owner == 0 || h.owner != exp->owner)
-		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadOwner, "hdr.owner", RM_OWNER,
-					      exp->owner, h.owner);
+		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadOwner, "hdr.owner",
+					      XFMT_RMT_OWNER_OFF, exp->owner, h.owner);
 	if (exp->know_range) {
 		if (h.offset != exp->offset)
 			n += (unsigned)xprob_emit_val(sink, XP_attrRmtMismatch, "hdr.offset",
-						      RM_OFFSET, exp->offset, h.offset);
+						      XFMT_RMT_OFFSET_OFF, exp->offset, h.offset);
 		if (h.bytes != exp->bytes)
 			n += (unsigned)xprob_emit_val(sink, XP_attrRmtMismatch, "hdr.bytes",
-						      RM_BYTES, exp->bytes, h.bytes);
+						      XFMT_RMT_BYTES_OFF, exp->bytes, h.bytes);
 	}
 	/* Written outside the log: recovery must never see a real LSN here. */
 	if (h.lsn != XFMT_ATTR_RMT_LSN)
-		n += (unsigned)xprob_emit_obs(sink, XP_attrRmtBadLsn, "hdr.lsn", RM_LSN, h.lsn);
+		n += (unsigned)xprob_emit_obs(sink, XP_attrRmtBadLsn, "hdr.lsn", XFMT_RMT_LSN_OFF,
+					      h.lsn);
 	return n;
 }
 
@@ -788,14 +765,15 @@ const struct xfmt_field *xfmt_attr_leaf_hdr_fields_for(bool v5)
 }
 
 const struct xfmt_field xfmt_attr3_rmt_hdr_fields[] = {
-	AF("hdr.magic", RM_MAGIC, 4, XFK_HEX, 1, "0x5841524d \"XARM\""),
-	AF("hdr.offset", RM_OFFSET, 4, XFK_UINT, 1, "value offset of this block's first byte"),
-	AF("hdr.bytes", RM_BYTES, 4, XFK_UINT, 1, "value bytes in this block"),
-	AF("hdr.crc", RM_CRC, 4, XFK_CRC, 1, "CRC32c of this block"),
-	AF("hdr.uuid", RM_UUID, 16, XFK_UUID, 1, "filesystem metadata uuid"),
-	AF("hdr.owner", RM_OWNER, 8, XFK_UINT, 1, "inode whose attribute this is"),
-	AF("hdr.bno", RM_BLKNO, 8, XFK_UINT, 1, "daddr (512-byte sector) of this block"),
-	AF("hdr.lsn", RM_LSN, 8, XFK_LSN, 1, "NULLCOMMITLSN: written outside the log"),
+	AF("hdr.magic", XFMT_RMT_MAGIC_OFF, 4, XFK_HEX, 1, "0x5841524d \"XARM\""),
+	AF("hdr.offset", XFMT_RMT_OFFSET_OFF, 4, XFK_UINT, 1,
+	   "value offset of this block's first byte"),
+	AF("hdr.bytes", XFMT_RMT_BYTES_OFF, 4, XFK_UINT, 1, "value bytes in this block"),
+	AF("hdr.crc", XFMT_RMT_CRC_OFF, 4, XFK_CRC, 1, "CRC32c of this block"),
+	AF("hdr.uuid", XFMT_RMT_UUID_OFF, 16, XFK_UUID, 1, "filesystem metadata uuid"),
+	AF("hdr.owner", XFMT_RMT_OWNER_OFF, 8, XFK_UINT, 1, "inode whose attribute this is"),
+	AF("hdr.bno", XFMT_RMT_BLKNO_OFF, 8, XFK_UINT, 1, "daddr (512-byte sector) of this block"),
+	AF("hdr.lsn", XFMT_RMT_LSN_OFF, 8, XFK_LSN, 1, "NULLCOMMITLSN: written outside the log"),
 	XFMT_FIELD_END
 };
 

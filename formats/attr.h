@@ -39,6 +39,7 @@
 #include "formats/field.h"
 #include "formats/geom.h"
 #include "formats/problem.h"
+#include "formats/rmt_hdr.h"
 
 /* Entry flag bits (shortform and leaf entries). */
 #define XFS_ATTR_LOCAL       0x01u  /* leaf only: the value is in this block */
@@ -61,7 +62,7 @@
 #define XFMT_ATTR_LEAF_ENTRY_LEN 8u   /* be32 hashval, be16 nameidx, u8 flags, u8 pad */
 #define XFMT_ATTR_LEAF_MAPSIZE   3u
 #define XFMT_ATTR_CRC_OFF        12u  /* leaf (blkinfo) and remote header */
-#define XFMT_ATTR_RMT_HDR_LEN    56u
+#define XFMT_ATTR_RMT_HDR_LEN    XFMT_RMT_HDR_LEN
 /* Largest attribute value (XFS_XATTR_SIZE_MAX). */
 #define XFMT_ATTR_VALUE_MAX      65536u
 /* Remote value blocks carry this LSN (NULLCOMMITLSN). */
@@ -284,20 +285,6 @@ enum xfmt_attr_blk_kind xfmt_attr_block_kind(const uint8_t *buf, size_t len,
 					     const struct xfmt_geom *g);
 
 /* ------------------------------------------------------ remote values */
-
-struct xfmt_attr_rmt_hdr {
-	uint32_t magic;
-	uint32_t offset;  /* value offset of this block's first byte */
-	uint32_t bytes;   /* value bytes in this block */
-	uint32_t crc;     /* stored value (little-endian on disk) */
-	uint8_t  uuid[16];
-	uint64_t owner;   /* inode number */
-	uint64_t blkno;   /* daddr of this block */
-	uint64_t lsn;     /* NULLCOMMITLSN as written */
-};
-
-/* Decode a v5 remote value header; -1 (and *out zeroed) if len < 56. */
-int xfmt_attr_rmt_hdr_decode(const uint8_t *buf, size_t len, struct xfmt_attr_rmt_hdr *out);
 
 /* Value bytes one block carries: blocksize - 56 (v5) or blocksize (v4). */
 uint32_t xfmt_attr_rmt_space(const struct xfmt_geom *g);

@@ -69,8 +69,7 @@ static bool magic32_lsn(const uint8_t *buf, size_t len, const struct xfmt_geom *
 		struct xfmt_agfl agfl;
 		struct xfmt_dir2_data_hdr data;
 		struct xfmt_dir2_free_hdr free;
-		struct xfmt_symlink_hdr sl;
-		struct xfmt_attr_rmt_hdr rmt;
+		struct xfmt_rmt_hdr rmt;
 	} u;
 	int rc;
 
@@ -97,11 +96,8 @@ static bool magic32_lsn(const uint8_t *buf, size_t len, const struct xfmt_geom *
 		*lsn = u.free.lsn;
 		break;
 	case XFS_SYMLINK_MAGIC:
-		rc = xfmt_symlink_hdr_decode(buf, len, &u.sl);
-		*lsn = u.sl.lsn;
-		break;
 	case XFS_ATTR3_RMT_MAGIC:
-		rc = xfmt_attr_rmt_hdr_decode(buf, len, &u.rmt);
+		rc = xfmt_rmt_hdr_decode(buf, len, &u.rmt);
 		*lsn = u.rmt.lsn;
 		break;
 	default:

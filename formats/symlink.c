@@ -11,17 +11,7 @@
 #include "formats/crc32c.h"
 #include "formats/endian.h"
 
-/* Remote header offsets (xfs-ondisk.md 8.4, same layout as XARM). */
-#define SL_MAGIC  0
-#define SL_OFFSET 4
-#define SL_BYTES  8
-#define SL_CRC    12
-#define SL_UUID   16
-#define SL_OWNER  32
-#define SL_BLKNO  40
-#define SL_LSN    48
-_Static_assert(SL_LSN + 8 == XFMT_SYMLINK_HDR_LEN, "symlink header is 56 bytes");
-_Static_assert(SL_CRC == XFMT_SYMLINK_CRC_OFF, "symlink crc offset");
+_Static_assert(XFMT_RMT_CRC_OFF == XFMT_SYMLINK_CRC_OFF, "symlink crc offset");
 
 /* ----------------------------------------------------------- local */
 
@@ -72,39 +62,6 @@ unsigned xfmt_symlink_local_verify(const uint8_t *fork, size_t forksize, uint64_
 
 /* ---------------------------------------------------------- remote */
 
-int xfmt_symlink_hdr_decode(const uint8_t *buf, size_t len, struct xfmt_symlink_hdr *out)
-{
-	memset(out, 0, sizeof(*out));
-	if (len < XFMT_SYMLINK_HDR_LEN)
-		return -1;
-	out->magic = xfmt_get_be32(buf + SL_MAGIC);
-	out->offset = xfmt_get_be32(buf + SL_OFFSET);
-	out->bytes = xfmt_get_be32(buf + SL_BYTES);
-	out->crc = xfmt_get_le32(buf + SL_CRC);
-	memcpy(out->uuid, buf + SL_UUID, 16);
-	out->owner = xfmt_get_be64(buf + SL_OWNER);
-	out->blkno = xfmt_get_be64(buf + SL_BLKNO);
-	out->lsn = xfmt_get_be64(buf + SL_LSN);
-	return 0;
-}
-
-int xfmt_symlink_hdr_encode(uint8_t *buf, size_t len, const struct xfmt_geom *g,
-			    uint64_t owner, uint32_t offset, uint32_t bytes, uint64_t daddr,
-			    uint64_t lsn)
-{
-	if (len < XFMT_SYMLINK_HDR_LEN)
-		return -1;
-	xfmt_put_be32(buf + SL_MAGIC, XFS_SYMLINK_MAGIC);
-	xfmt_put_be32(buf + SL_OFFSET, offset);
-	xfmt_put_be32(buf + SL_BYTES, bytes);
-	memcpy(buf + SL_UUID, g->meta_uuid, 16);
-	xfmt_put_be64(buf + SL_OWNER, owner);
-	xfmt_put_be64(buf + SL_BLKNO, daddr);
-	xfmt_put_be64(buf + SL_LSN, lsn);
-	xfmt_crc_update(buf, len, SL_CRC);
-	return 0;
-}
-
 size_t xfmt_symlink_payload_off(bool v5)
 {
 	return v5 ? XFMT_SYMLINK_HDR_LEN : 0;
@@ -121,50 +78,50 @@ unsigned xfmt_symlink_rmt_verify(const uint8_t *buf, size_t len, const struct xf
 				 const struct xfmt_symlink_expect *exp,
 				 const struct xprob_sink *sink)
 {
-	struct xfmt_symlink_hdr h;
+	struct xfmt_rmt_hdr h;
 	size_t space = xfmt_symlink_buf_space(len, true);
 	unsigned n = 0;
 
 	if (!g->v5)
 		return 0;  /* raw target bytes: nothing describes them */
-	if (xfmt_symlink_hdr_decode(buf, len, &h) != 0)
+	if (xfmt_rmt_hdr_decode(buf, len, &h) != 0)
 		return (unsigned)xprob_emit_val(sink, XP_symUnreadable, NULL, 0,
 						XFMT_SYMLINK_HDR_LEN, len);
 
 	if (h.magic != XFS_SYMLINK_MAGIC)
-		n += (unsigned)xprob_emit_val(sink, XP_symBadMagic, "magic", SL_MAGIC,
-					      XFS_SYMLINK_MAGIC, h.magic);
+		n += (unsigned)xprob_emit_val(sink, XP_symBadMagic, "magic",
+					      XFMT_RMT_MAGIC_OFF, XFS_SYMLINK_MAGIC, h.magic);
 	{
 		/* The CRC is its own finding: the bytes may still be right. */
-		uint32_t want = xfmt_crc32c_excluding(buf, len, SL_CRC);
+		uint32_t want = xfmt_crc32c_excluding(buf, len, XFMT_RMT_CRC_OFF);
 
 		if (want != h.crc)
-			n += (unsigned)xprob_emit_val(sink, XP_symBadCrc, "crc", SL_CRC, want,
-						      h.crc);
+			n += (unsigned)xprob_emit_val(sink, XP_symBadCrc, "crc",
+						      XFMT_RMT_CRC_OFF, want, h.crc);
 	}
 	if (memcmp(h.uuid, g->meta_uuid, 16) != 0)
-		n += (unsigned)xprob_emit(sink, XP_symBadUuid, "uuid", SL_UUID);
+		n += (unsigned)xprob_emit(sink, XP_symBadUuid, "uuid", XFMT_RMT_UUID_OFF);
 	if (h.blkno != exp->daddr)
-		n += (unsigned)xprob_emit_val(sink, XP_symBadBlkno, "bno", SL_BLKNO, exp->daddr,
-					      h.blkno);
+		n += (unsigned)xprob_emit_val(sink, XP_symBadBlkno, "bno",
+					      XFMT_RMT_BLKNO_OFF, exp->daddr, h.blkno);
 	if (h.bytes > space)
-		n += (unsigned)xprob_emit_val(sink, XP_symBadRange, "bytes", SL_BYTES, space,
-					      h.bytes);
+		n += (unsigned)xprob_emit_val(sink, XP_symBadRange, "bytes",
+					      XFMT_RMT_BYTES_OFF, space, h.bytes);
 	/* The whole target, with its NUL, must fit MAXPATHLEN (64-bit sum: no wrap). */
 	if ((uint64_t)h.offset + h.bytes >= XFMT_SYMLINK_MAXLEN)
-		n += (unsigned)xprob_emit_val(sink, XP_symBadRange, "offset", SL_OFFSET,
-					      XFMT_SYMLINK_MAXLEN - 1,
+		n += (unsigned)xprob_emit_val(sink, XP_symBadRange, "offset",
+					      XFMT_RMT_OFFSET_OFF, XFMT_SYMLINK_MAXLEN - 1,
 					      (uint64_t)h.offset + h.bytes);
 	if (h.owner == 0 || h.owner != exp->owner)
-		n += (unsigned)xprob_emit_val(sink, XP_symBadOwner, "owner", SL_OWNER, exp->owner,
-					      h.owner);
+		n += (unsigned)xprob_emit_val(sink, XP_symBadOwner, "owner",
+					      XFMT_RMT_OWNER_OFF, exp->owner, h.owner);
 	if (exp->know_range) {
 		if (h.offset != exp->offset)
-			n += (unsigned)xprob_emit_val(sink, XP_symHdrMismatch, "offset", SL_OFFSET,
-						      exp->offset, h.offset);
+			n += (unsigned)xprob_emit_val(sink, XP_symHdrMismatch, "offset",
+						      XFMT_RMT_OFFSET_OFF, exp->offset, h.offset);
 		if (h.bytes != exp->bytes)
-			n += (unsigned)xprob_emit_val(sink, XP_symHdrMismatch, "bytes", SL_BYTES,
-						      exp->bytes, h.bytes);
+			n += (unsigned)xprob_emit_val(sink, XP_symHdrMismatch, "bytes",
+						      XFMT_RMT_BYTES_OFF, exp->bytes, h.bytes);
 	}
 	return n;
 }
@@ -255,13 +212,15 @@ unsigned xfmt_symlink_asm_finish(struct xfmt_symlink_asm *a, const struct xprob_
 	{ .name = (n), .off = (o), .size = (s), .kind = (k), .v5only = 1, .doc = (d) }
 
 const struct xfmt_field xfmt_symlink_hdr_fields[] = {
-	SLF("magic", SL_MAGIC, 4, XFK_HEX, "0x58534c4d \"XSLM\""),
-	SLF("offset", SL_OFFSET, 4, XFK_UINT, "target offset of this buffer's first byte"),
-	SLF("bytes", SL_BYTES, 4, XFK_UINT, "target bytes in this buffer"),
-	SLF("crc", SL_CRC, 4, XFK_CRC, "CRC32c of the whole buffer"),
-	SLF("uuid", SL_UUID, 16, XFK_UUID, "filesystem metadata uuid"),
-	SLF("owner", SL_OWNER, 8, XFK_UINT, "symlink inode number"),
-	SLF("bno", SL_BLKNO, 8, XFK_UINT, "daddr (512-byte sector) where this buffer lives"),
-	SLF("lsn", SL_LSN, 8, XFK_LSN, "log sequence number of the last write"),
+	SLF("magic", XFMT_RMT_MAGIC_OFF, 4, XFK_HEX, "0x58534c4d \"XSLM\""),
+	SLF("offset", XFMT_RMT_OFFSET_OFF, 4, XFK_UINT,
+	    "target offset of this buffer's first byte"),
+	SLF("bytes", XFMT_RMT_BYTES_OFF, 4, XFK_UINT, "target bytes in this buffer"),
+	SLF("crc", XFMT_RMT_CRC_OFF, 4, XFK_CRC, "CRC32c of the whole buffer"),
+	SLF("uuid", XFMT_RMT_UUID_OFF, 16, XFK_UUID, "filesystem metadata uuid"),
+	SLF("owner", XFMT_RMT_OWNER_OFF, 8, XFK_UINT, "symlink inode number"),
+	SLF("bno", XFMT_RMT_BLKNO_OFF, 8, XFK_UINT,
+	    "daddr (512-byte sector) where this buffer lives"),
+	SLF("lsn", XFMT_RMT_LSN_OFF, 8, XFK_LSN, "log sequence number of the last write"),
 	XFMT_FIELD_END
 };

@@ -37,9 +37,10 @@
 #include "formats/field.h"
 #include "formats/geom.h"
 #include "formats/problem.h"
+#include "formats/rmt_hdr.h"
 
 #define XFS_SYMLINK_MAGIC     0x58534C4Du  /* "XSLM" */
-#define XFMT_SYMLINK_HDR_LEN  56u
+#define XFMT_SYMLINK_HDR_LEN  XFMT_RMT_HDR_LEN
 #define XFMT_SYMLINK_CRC_OFF  12u
 /* MAXPATHLEN: a target is at most XFMT_SYMLINK_MAXLEN - 1 bytes. */
 #define XFMT_SYMLINK_MAXLEN   1024u
@@ -66,31 +67,6 @@ unsigned xfmt_symlink_local_verify(const uint8_t *fork, size_t forksize, uint64_
 				   const struct xprob_sink *sink);
 
 /* ---------------------------------------------------------- remote */
-
-/* A decoded v5 remote symlink header. */
-struct xfmt_symlink_hdr {
-	uint32_t magic;
-	uint32_t offset;   /* target offset of this buffer's first byte */
-	uint32_t bytes;    /* target bytes in this buffer */
-	uint32_t crc;      /* stored value (little-endian on disk) */
-	uint8_t  uuid[16];
-	uint64_t owner;    /* inode number */
-	uint64_t blkno;    /* daddr of the buffer */
-	uint64_t lsn;
-};
-
-/* Decode the header at buf; -1 (and *out zeroed) if len < 56. */
-int xfmt_symlink_hdr_decode(const uint8_t *buf, size_t len, struct xfmt_symlink_hdr *out);
-
-/*
- * Write a v5 remote buffer's header anew (magic, offset, bytes, the
- * metadata uuid of g, owner, blkno = daddr, lsn) and its CRC over len
- * bytes; the payload after it is left as it is.  Returns 0, or -1 if len
- * cannot hold the header.
- */
-int xfmt_symlink_hdr_encode(uint8_t *buf, size_t len, const struct xfmt_geom *g,
-			    uint64_t owner, uint32_t offset, uint32_t bytes, uint64_t daddr,
-			    uint64_t lsn);
 
 /* Target bytes a buffer of buflen bytes can carry: buflen - 56 (v5) or buflen. */
 size_t xfmt_symlink_buf_space(size_t buflen, bool v5);

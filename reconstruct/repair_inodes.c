@@ -420,14 +420,14 @@ static int symlink_headers(struct xr_rp *rp, uint64_t ino, int action, bool *ok)
 		const struct xfmt_bmbt_rec *r = &ex.v[i];
 		size_t len = (size_t)r->blockcount << g->blocklog, take;
 		uint64_t byte = xfmt_geom_fsb_byte(g, r->startblock);
-		struct xfmt_symlink_hdr h;
+		struct xfmt_rmt_hdr h;
 
 		if (r->startoff != i || r->blockcount == 0 || len > maxlen ||
 		    !xfmt_bt_fsbno_ok(g, r->startblock) ||
 		    !xfmt_bt_fsbno_ok(g, r->startblock + r->blockcount - 1))
 			goto out;
 		rc = xr_plan_read(rp->plan, ctx, byte, buf, len);
-		if (rc || xfmt_symlink_hdr_decode(buf, len, &h) != 0)
+		if (rc || xfmt_rmt_hdr_decode(buf, len, &h) != 0)
 			goto out;
 		if (h.magic != XFS_SYMLINK_MAGIC && h.owner != ino &&
 		    memcmp(h.uuid, g->meta_uuid, 16) != 0)
@@ -440,8 +440,8 @@ static int symlink_headers(struct xr_rp *rp, uint64_t ino, int action, bool *ok)
 		if (action >= 0) {
 			uint32_t agno = xfmt_geom_fsb_agno(g, r->startblock);
 
-			xfmt_symlink_hdr_encode(buf, len, g, ino, (uint32_t)have, (uint32_t)take,
-						byte >> XFS_BB_SHIFT, rp->env.lsn);
+			xfmt_rmt_hdr_encode(buf, len, g, XFS_SYMLINK_MAGIC, ino, (uint32_t)have,
+					    (uint32_t)take, byte >> XFS_BB_SHIFT, rp->env.lsn);
 			rc = xr_plan_write(rp->plan, action, "symlink", agno,
 					   xfmt_geom_fsb_agbno(g, r->startblock), ino, byte, buf, len);
 		}

@@ -148,11 +148,11 @@ static void node_body(struct xa_show_run *s, const uint8_t *buf, size_t len,
 /* The value bytes of a v5 remote block: hdr.bytes of them, at most what fits. */
 static void rmt_body(struct xa_show_run *s, const uint8_t *buf, size_t len)
 {
-	struct xfmt_attr_rmt_hdr h;
+	struct xfmt_rmt_hdr h;
 	size_t n;
 
 	xa_so_fields(&s->o, xfmt_attr3_rmt_hdr_fields, buf, len);
-	if (xfmt_attr_rmt_hdr_decode(buf, len, &h) != 0)
+	if (xfmt_rmt_hdr_decode(buf, len, &h) != 0)
 		return;
 	n = len - XFMT_ATTR_RMT_HDR_LEN;
 	if (h.bytes < n)
@@ -267,7 +267,7 @@ void xa_show_symlink_block(struct xa_show_run *s, const char *where, const uint8
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	struct xfmt_symlink_expect exp;
-	struct xfmt_symlink_hdr h;
+	struct xfmt_rmt_hdr h;
 	size_t n;
 	const uint8_t *nul;
 
@@ -289,7 +289,7 @@ void xa_show_symlink_block(struct xa_show_run *s, const char *where, const uint8
 	xa_so_note(&s->o, "one header per mapping: its CRC covers the whole mapping, here "
 		   "taken as this one block");
 	xa_so_fields(&s->o, xfmt_symlink_hdr_fields, buf, len);
-	if (xfmt_symlink_hdr_decode(buf, len, &h) == 0) {
+	if (xfmt_rmt_hdr_decode(buf, len, &h) == 0) {
 		n = xfmt_symlink_buf_space(len, true);
 		if (h.bytes < n)
 			n = h.bytes;

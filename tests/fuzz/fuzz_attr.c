@@ -122,11 +122,11 @@ static void fuzz_rmt(const uint8_t *blocks, size_t nblocks, uint64_t owner, uint
 	xfmt_attr_rmt_asm_init(&a, g, owner, valuelen, out, sizeof(out));
 	for (size_t i = 0; i < nblocks; i++) {
 		const uint8_t *b = blocks + i * bs;
-		struct xfmt_attr_rmt_hdr h;
+		struct xfmt_rmt_hdr h;
 		struct xfmt_attr_rmt_expect exp = { 0 };
 
 		fz_sweep_fields(xfmt_attr3_rmt_hdr_fields, b, bs);
-		if (xfmt_attr_rmt_hdr_decode(b, bs, &h) == 0) {
+		if (xfmt_rmt_hdr_decode(b, bs, &h) == 0) {
 			exp.daddr = h.blkno;
 			exp.owner = owner;
 			exp.know_range = i & 1;
@@ -167,11 +167,11 @@ static void fuzz_symlink_rmt(const uint8_t *blocks, size_t nblocks, uint64_t own
 	xfmt_symlink_asm_init(a, g, owner, di_size);
 	for (size_t i = 0; i < nblocks; i++) {
 		const uint8_t *b = blocks + i * bs;
-		struct xfmt_symlink_hdr h;
+		struct xfmt_rmt_hdr h;
 		struct xfmt_symlink_expect exp = { 0 };
 
 		fz_sweep_fields(xfmt_symlink_hdr_fields, b, bs);
-		if (xfmt_symlink_hdr_decode(b, bs, &h) == 0) {
+		if (xfmt_rmt_hdr_decode(b, bs, &h) == 0) {
 			exp.daddr = h.blkno;
 			exp.owner = owner;
 			exp.know_range = i & 1;

@@ -740,7 +740,7 @@ static void test_rmt_blocks_match_xfs_db(void **state)
 	uint8_t *first = afx_load(&attr_rmt_first), *last = afx_load(&attr_rmt_last);
 	struct xfmt_attr_rmt_expect e1 = { RMT_FIRST_DADDR, RMT_INO, true, 0, 4040 };
 	struct xfmt_attr_rmt_expect e17 = { RMT_LAST_DADDR, RMT_INO, true, 64640, 896 };
-	struct xfmt_attr_rmt_hdr h;
+	struct xfmt_rmt_hdr h;
 	struct fx_sink s = { 0 };
 	FX_SINK(sink, &s);
 	/* xfs_db -c 'inode 134' -c 'ablock 1' -c p */
@@ -760,11 +760,11 @@ static void test_rmt_blocks_match_xfs_db(void **state)
 	assert_fields(first, 4096, xfmt_attr3_rmt_hdr_fields, want1, 8);
 	assert_fields(last, 4096, xfmt_attr3_rmt_hdr_fields, want17, 8);
 	assert_int_equal(xfmt_attr_block_kind(first, 4096, G5), XFMT_ATTR_BLK_RMT);
-	assert_int_equal(xfmt_attr_rmt_hdr_decode(last, 4096, &h), 0);
+	assert_int_equal(xfmt_rmt_hdr_decode(last, 4096, &h), 0);
 	assert_int_equal(h.offset, 64640);
 	assert_int_equal(h.bytes, 896);
 	assert_int_equal(h.lsn, XFMT_ATTR_RMT_LSN);
-	assert_int_equal(xfmt_attr_rmt_hdr_decode(last, 55, &h), -1);
+	assert_int_equal(xfmt_rmt_hdr_decode(last, 55, &h), -1);
 	/* attr block 1 is fsblock 35, block 17 fsblock 51 */
 	assert_int_equal(afx_fsb_daddr(G5, 35), RMT_FIRST_DADDR);
 	assert_int_equal(afx_fsb_daddr(G5, 51), RMT_LAST_DADDR);

@@ -89,10 +89,13 @@ static void test_symlink_header_rewritten(void **state)
 	(void)state;
 	memset(blk, 0x5a, XFMT_SYMLINK_HDR_LEN);
 	/* xfs_db: owner = 136, bno = 416, offset 0, bytes 1000, lsn 0x100000002 */
-	assert_int_equal(xfmt_symlink_hdr_encode(blk, 4096, &afx_geom_v5, 136, 0, 1000, 416,
-						 0x100000002ull), 0);
+	assert_int_equal(xfmt_rmt_hdr_encode(blk, 4096, &afx_geom_v5, XFS_SYMLINK_MAGIC, 136, 0,
+					     1000, 416, 0x100000002ull),
+			 0);
 	assert_memory_equal(blk, good, 4096);
-	assert_int_equal(xfmt_symlink_hdr_encode(blk, 55, &afx_geom_v5, 136, 0, 1000, 416, 0), -1);
+	assert_int_equal(xfmt_rmt_hdr_encode(blk, 55, &afx_geom_v5, XFS_SYMLINK_MAGIC, 136, 0,
+					     1000, 416, 0),
+			 -1);
 	free(good);
 	free(blk);
 }

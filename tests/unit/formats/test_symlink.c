@@ -120,7 +120,7 @@ static void test_local_corruptions(void **state)
 static void test_remote_header_matches_xfs_db(void **state)
 {
 	uint8_t *ib = afx_load(&sym_remote_ino), *blk = afx_load(&sym_remote_blk);
-	struct xfmt_symlink_hdr h;
+	struct xfmt_rmt_hdr h;
 	struct xfmt_dinode d;
 	const uint8_t *fork;
 	size_t fsize;
@@ -142,7 +142,7 @@ static void test_remote_header_matches_xfs_db(void **state)
 	assert_int_equal(xfmt_get_be64(fork + 8) >> 21, 52);
 	assert_int_equal(afx_fsb_daddr(G5, 52), REMOTE_DADDR);
 
-	assert_int_equal(xfmt_symlink_hdr_decode(blk, 4096, &h), 0);
+	assert_int_equal(xfmt_rmt_hdr_decode(blk, 4096, &h), 0);
 	assert_int_equal(h.magic, XFS_SYMLINK_MAGIC);
 	assert_int_equal(h.offset, 0);
 	assert_int_equal(h.bytes, 1000);
@@ -156,7 +156,7 @@ static void test_remote_header_matches_xfs_db(void **state)
 		assert_string_equal(line, want[i]);
 	}
 	assert_int_equal(i, 8);
-	assert_int_equal(xfmt_symlink_hdr_decode(blk, 55, &h), -1);
+	assert_int_equal(xfmt_rmt_hdr_decode(blk, 55, &h), -1);
 	assert_int_equal(xfmt_symlink_buf_space(4096, true), 4040);
 	assert_int_equal(xfmt_symlink_buf_space(4096, false), 4096);
 	assert_int_equal(xfmt_symlink_buf_space(20, true), 0);
