@@ -10,30 +10,8 @@
 #include <string.h>
 
 #include "formats/crc32c.h"
+#include "formats/dir2_layout.h"
 #include "formats/endian.h"
-
-/* blkinfo offsets (xfs_da_blkinfo, then the v5 xfs_da3_blkinfo tail). */
-#define BI_FORW    0
-#define BI_BACK    4
-#define BI_MAGIC   8
-#define BI_PAD     10
-#define BI_CRC     12
-#define BI_BLKNO   16
-#define BI_LSN     24
-#define BI_UUID    32
-#define BI_OWNER   48
-_Static_assert(BI_PAD + 2 == XFMT_DA_BLKINFO_V4, "v4 blkinfo is 12 bytes");
-_Static_assert(BI_OWNER + 8 == XFMT_DA_BLKINFO_V5, "v5 blkinfo is 56 bytes");
-_Static_assert(BI_CRC == XFMT_DA_CRC_OFF, "blkinfo crc offset");
-
-/* Node header offsets after the blkinfo. */
-#define N4_COUNT   12
-#define N4_LEVEL   14
-#define N5_COUNT   56
-#define N5_LEVEL   58
-#define N5_PAD     60
-_Static_assert(N4_LEVEL + 2 == XFMT_DA_NODE_HDR_V4, "v4 node header is 16 bytes");
-_Static_assert(N5_PAD + 4 == XFMT_DA_NODE_HDR_V5, "v5 node header is 64 bytes");
 
 int xfmt_da_blkinfo_decode(const uint8_t *buf, size_t len, bool v5,
 			   struct xfmt_da_blkinfo *out)
@@ -42,16 +20,16 @@ int xfmt_da_blkinfo_decode(const uint8_t *buf, size_t len, bool v5,
 	if (len < (v5 ? XFMT_DA_BLKINFO_V5 : XFMT_DA_BLKINFO_V4))
 		return -1;
 	out->v5 = v5;
-	out->forw = xfmt_get_be32(buf + BI_FORW);
-	out->back = xfmt_get_be32(buf + BI_BACK);
-	out->magic = xfmt_get_be16(buf + BI_MAGIC);
-	out->pad = xfmt_get_be16(buf + BI_PAD);
+	out->forw = xfmt_get_be32(buf + DA_FORW);
+	out->back = xfmt_get_be32(buf + DA_BACK);
+	out->magic = xfmt_get_be16(buf + DA_MAGIC);
+	out->pad = xfmt_get_be16(buf + DA_PAD);
 	if (v5) {
-		out->crc = xfmt_get_le32(buf + BI_CRC);
-		out->blkno = xfmt_get_be64(buf + BI_BLKNO);
-		out->lsn = xfmt_get_be64(buf + BI_LSN);
-		memcpy(out->uuid, buf + BI_UUID, 16);
-		out->owner = xfmt_get_be64(buf + BI_OWNER);
+		out->crc = xfmt_get_le32(buf + DA_CRC);
+		out->blkno = xfmt_get_be64(buf + DA_BLKNO);
+		out->lsn = xfmt_get_be64(buf + DA_LSN);
+		memcpy(out->uuid, buf + DA_UUID, 16);
+		out->owner = xfmt_get_be64(buf + DA_OWNER);
 	}
 	return 0;
 }
@@ -87,31 +65,31 @@ unsigned xfmt_da_blkinfo_verify(const uint8_t *buf, size_t len, size_t blksize,
 		return (unsigned)xprob_emit_val(sink, XP_daTruncated, NULL, 0, blksize, len);
 
 	if (bi.magic != magic)
-		n += (unsigned)xprob_emit_val(sink, XP_daBadMagic, "magic", BI_MAGIC,
+		n += (unsigned)xprob_emit_val(sink, XP_daBadMagic, "magic", DA_MAGIC,
 					      magic, bi.magic);
 	if (g->v5) {
 		/* The CRC is its own finding: the contents may still be right. */
-		uint32_t want = xfmt_crc32c_excluding(buf, blksize, BI_CRC);
+		uint32_t want = xfmt_crc32c_excluding(buf, blksize, DA_CRC);
 
 		if (want != bi.crc)
-			n += (unsigned)xprob_emit_val(sink, XP_daBadCrc, "crc", BI_CRC,
+			n += (unsigned)xprob_emit_val(sink, XP_daBadCrc, "crc", DA_CRC,
 						      want, bi.crc);
 		if (bi.blkno != exp->daddr)
-			n += (unsigned)xprob_emit_val(sink, XP_daBadBlkno, "bno", BI_BLKNO,
+			n += (unsigned)xprob_emit_val(sink, XP_daBadBlkno, "bno", DA_BLKNO,
 						      exp->daddr, bi.blkno);
 		if (memcmp(bi.uuid, g->meta_uuid, 16) != 0)
-			n += (unsigned)xprob_emit(sink, XP_daBadUuid, "uuid", BI_UUID);
+			n += (unsigned)xprob_emit(sink, XP_daBadUuid, "uuid", DA_UUID);
 		if (bi.owner != exp->owner)
-			n += (unsigned)xprob_emit_val(sink, XP_daBadOwner, "owner", BI_OWNER,
+			n += (unsigned)xprob_emit_val(sink, XP_daBadOwner, "owner", DA_OWNER,
 						      exp->owner, bi.owner);
 	}
 	if (bi.pad != 0)
-		n += (unsigned)xprob_emit_obs(sink, XP_daNonzeroPad, "pad", BI_PAD, bi.pad);
-	n += da_check_sibling(bi.forw, "forw", BI_FORW, exp, sink);
-	n += da_check_sibling(bi.back, "back", BI_BACK, exp, sink);
+		n += (unsigned)xprob_emit_obs(sink, XP_daNonzeroPad, "pad", DA_PAD, bi.pad);
+	n += da_check_sibling(bi.forw, "forw", DA_FORW, exp, sink);
+	n += da_check_sibling(bi.back, "back", DA_BACK, exp, sink);
 	/* Both neighbours the same block: a two-block cycle. */
 	if (bi.forw != 0 && bi.forw == bi.back)
-		n += (unsigned)xprob_emit_obs(sink, XP_daBadSibling, "back", BI_BACK, bi.back);
+		n += (unsigned)xprob_emit_obs(sink, XP_daBadSibling, "back", DA_BACK, bi.back);
 	return n;
 }
 
@@ -214,23 +192,23 @@ unsigned xfmt_da_node_verify(const uint8_t *buf, size_t len, size_t blksize,
 #define DAF(name, off, size, kind, v5only, doc) { name, off, size, kind, v5only, doc, 0 }
 
 const struct xfmt_field xfmt_da3_node_fields[] = {
-	DAF("nhdr.info.hdr.forw", BI_FORW, 4, XFK_UINT, 0, "next node at this level (fork block, 0 = none)"),
-	DAF("nhdr.info.hdr.back", BI_BACK, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
-	DAF("nhdr.info.hdr.magic", BI_MAGIC, 2, XFK_HEX, 0, "0x3ebe: v5 DA node"),
-	DAF("nhdr.info.crc", BI_CRC, 4, XFK_CRC, 1, "CRC32c of the whole block"),
-	DAF("nhdr.info.bno", BI_BLKNO, 8, XFK_UINT, 1, "daddr (512-byte sector) where this block lives"),
-	DAF("nhdr.info.lsn", BI_LSN, 8, XFK_LSN, 1, "log sequence number of the last write"),
-	DAF("nhdr.info.uuid", BI_UUID, 16, XFK_UUID, 1, "filesystem metadata uuid"),
-	DAF("nhdr.info.owner", BI_OWNER, 8, XFK_UINT, 1, "inode whose fork holds this tree"),
+	DAF("nhdr.info.hdr.forw", DA_FORW, 4, XFK_UINT, 0, "next node at this level (fork block, 0 = none)"),
+	DAF("nhdr.info.hdr.back", DA_BACK, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
+	DAF("nhdr.info.hdr.magic", DA_MAGIC, 2, XFK_HEX, 0, "0x3ebe: v5 DA node"),
+	DAF("nhdr.info.crc", DA_CRC, 4, XFK_CRC, 1, "CRC32c of the whole block"),
+	DAF("nhdr.info.bno", DA_BLKNO, 8, XFK_UINT, 1, "daddr (512-byte sector) where this block lives"),
+	DAF("nhdr.info.lsn", DA_LSN, 8, XFK_LSN, 1, "log sequence number of the last write"),
+	DAF("nhdr.info.uuid", DA_UUID, 16, XFK_UUID, 1, "filesystem metadata uuid"),
+	DAF("nhdr.info.owner", DA_OWNER, 8, XFK_UINT, 1, "inode whose fork holds this tree"),
 	DAF("nhdr.count", N5_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
 	DAF("nhdr.level", N5_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
 	XFMT_FIELD_END
 };
 
 const struct xfmt_field xfmt_da_node_fields[] = {
-	DAF("nhdr.info.forw", BI_FORW, 4, XFK_UINT, 0, "next node at this level (fork block, 0 = none)"),
-	DAF("nhdr.info.back", BI_BACK, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
-	DAF("nhdr.info.magic", BI_MAGIC, 2, XFK_HEX, 0, "0xfebe: v4 DA node"),
+	DAF("nhdr.info.forw", DA_FORW, 4, XFK_UINT, 0, "next node at this level (fork block, 0 = none)"),
+	DAF("nhdr.info.back", DA_BACK, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
+	DAF("nhdr.info.magic", DA_MAGIC, 2, XFK_HEX, 0, "0xfebe: v4 DA node"),
 	DAF("nhdr.count", N4_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
 	DAF("nhdr.level", N4_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
 	XFMT_FIELD_END

@@ -11,19 +11,8 @@
 #include "formats/btree.h"
 #include "formats/crc32c.h"
 #include "formats/dinode.h"
+#include "formats/dir2_layout.h"
 #include "formats/endian.h"
-
-/* Head of data/block/free blocks (xfs_dir3_blk_hdr); v4 has the magic only. */
-#define BH_MAGIC   0
-#define BH_CRC     4
-#define BH_BLKNO   8
-#define BH_LSN     16
-#define BH_UUID    24
-#define BH_OWNER   40
-#define BH_END     48
-_Static_assert(BH_CRC == XFMT_DIR3_DATA_CRC_OFF, "dir3 block crc offset");
-_Static_assert(BH_END + 16 == XFMT_DIR3_DATA_HDR, "v5 data header: 48 + bestfree 12 + pad 4");
-_Static_assert(4 + 12 == XFMT_DIR2_DATA_HDR, "v4 data header: magic + bestfree");
 
 /* ------------------------------------------------- address arithmetic */
 

@@ -17,41 +17,11 @@
 #include "formats/dahash.h"
 #include "formats/dir2.h"
 #include "formats/dir2_build_int.h"
+#include "formats/dir2_layout.h"
 #include "formats/endian.h"
 
-/* Data/block header: v5 xfs_dir3_data_hdr, v4 xfs_dir2_data_hdr. */
-#define DH_MAGIC      0
-#define DH3_BESTFREE  48
-#define DH2_BESTFREE  4
-/* v5 xfs_dir3_blk_hdr (data, block, free) and xfs_da3_blkinfo (leaf, node). */
-#define BH3_CRC       4
-#define BH3_BLKNO     8
-#define BH3_LSN       16
-#define BH3_UUID      24
-#define BH3_OWNER     40
-#define DA3_MAGIC     8
-#define DA3_CRC       12
-#define DA3_BLKNO     16
-#define DA3_LSN       24
-#define DA3_UUID      32
-#define DA3_OWNER     48
-_Static_assert(BH3_CRC == XFMT_DIR3_DATA_CRC_OFF, "dir3 block header crc");
-_Static_assert(DA3_CRC == XFMT_DA_CRC_OFF, "da3 blkinfo crc");
-_Static_assert(DA3_OWNER + 8 == XFMT_DA_BLKINFO_V5, "da3 blkinfo is 56 bytes");
-_Static_assert(DH3_BESTFREE + 16 == XFMT_DIR3_DATA_HDR, "v5 data header: bestfree + pad");
-/* Data entry: be64 inumber, u8 namelen, name, [u8 ftype], pad, be16 tag. */
-#define DE_INUMBER    0
-#define DE_NAMELEN    8
-#define DE_NAME       9
-/* Unused region: be16 freetag, be16 length, ..., be16 tag. */
-#define DU_LENGTH     2
-/* Short form. */
-#define SF_COUNT      0
-#define SF_I8COUNT    1
-#define SF_PARENT     2
-#define SFE_OFFSET    1
-#define SFE_NAME      3
-#define SF_MAX_COUNT  255u   /* count and i8count are single bytes */
+/* Short form: count and i8count are single bytes. */
+#define SF_MAX_COUNT  255u
 
 /* ------------------------------------------------------- entry checks */
 
@@ -532,7 +502,7 @@ int xfmt_dir2_blk_seal(const struct xfmt_geom *g, uint8_t *buf, size_t len,
 	if (len < g->dirblksize || g->dirblksize < XFMT_DIR3_DATA_HDR)
 		return -1;
 	magic32 = xfmt_get_be32(buf + DH_MAGIC);
-	magic16 = xfmt_get_be16(buf + DA3_MAGIC);
+	magic16 = xfmt_get_be16(buf + DA_MAGIC);
 	if (!g->v5) {
 		bool known = magic32 == XFS_DIR2_BLOCK_MAGIC || magic32 == XFS_DIR2_DATA_MAGIC ||
 			     magic32 == XFS_DIR2_FREE_MAGIC || magic16 == XFS_DIR2_LEAF1_MAGIC ||
@@ -542,20 +512,20 @@ int xfmt_dir2_blk_seal(const struct xfmt_geom *g, uint8_t *buf, size_t len,
 	}
 	if (magic32 == XFS_DIR3_BLOCK_MAGIC || magic32 == XFS_DIR3_DATA_MAGIC ||
 	    magic32 == XFS_DIR3_FREE_MAGIC) {
-		xfmt_put_be64(buf + BH3_BLKNO, daddr);
-		xfmt_put_be64(buf + BH3_LSN, lsn);
-		memcpy(buf + BH3_UUID, g->meta_uuid, 16);
-		xfmt_put_be64(buf + BH3_OWNER, owner);
-		xfmt_crc_update(buf, g->dirblksize, BH3_CRC);
+		xfmt_put_be64(buf + BH_BLKNO, daddr);
+		xfmt_put_be64(buf + BH_LSN, lsn);
+		memcpy(buf + BH_UUID, g->meta_uuid, 16);
+		xfmt_put_be64(buf + BH_OWNER, owner);
+		xfmt_crc_update(buf, g->dirblksize, BH_CRC);
 		return 0;
 	}
 	if (magic16 == XFS_DIR3_LEAF1_MAGIC || magic16 == XFS_DIR3_LEAFN_MAGIC ||
 	    magic16 == XFS_DA3_NODE_MAGIC) {
-		xfmt_put_be64(buf + DA3_BLKNO, daddr);
-		xfmt_put_be64(buf + DA3_LSN, lsn);
-		memcpy(buf + DA3_UUID, g->meta_uuid, 16);
-		xfmt_put_be64(buf + DA3_OWNER, owner);
-		xfmt_crc_update(buf, g->dirblksize, DA3_CRC);
+		xfmt_put_be64(buf + DA_BLKNO, daddr);
+		xfmt_put_be64(buf + DA_LSN, lsn);
+		memcpy(buf + DA_UUID, g->meta_uuid, 16);
+		xfmt_put_be64(buf + DA_OWNER, owner);
+		xfmt_crc_update(buf, g->dirblksize, DA_CRC);
 		return 0;
 	}
 	return -1;

@@ -14,29 +14,8 @@
 #include "formats/dir2.h"
 #include "formats/dir2_build.h"
 #include "formats/dir2_build_int.h"
+#include "formats/dir2_layout.h"
 #include "formats/endian.h"
-
-/* DA blkinfo: be32 forw, be32 back, be16 magic (v4 and v5 alike). */
-#define DA_FORW      0
-#define DA_BACK      4
-#define DA_MAGIC     8
-/* Leaf and node headers after the blkinfo: be16 count, be16 stale/level. */
-#define L3_COUNT     56
-#define L3_STALE     58
-#define L2_COUNT     12
-#define L2_STALE     14
-_Static_assert(L3_COUNT == XFMT_DA_BLKINFO_V5, "v5 leaf count follows the blkinfo");
-_Static_assert(L2_COUNT == XFMT_DA_BLKINFO_V4, "v4 leaf count follows the blkinfo");
-_Static_assert(XFMT_DA_NODE_HDR_V5 == XFMT_DIR3_LEAF_HDR, "node and leaf headers match");
-/* Free-index header after the magic (v4) or the 48-byte blk_hdr (v5). */
-#define F3_FIRSTDB   48
-#define F3_NVALID    52
-#define F3_NUSED     56
-#define F2_FIRSTDB   4
-#define F2_NVALID    8
-#define F2_NUSED     12
-_Static_assert(F3_NUSED + 8 == XFMT_DIR3_FREE_HDR, "v5 free header: nused, pad");
-_Static_assert(F2_NUSED + 4 == XFMT_DIR2_FREE_HDR, "v4 free header ends after nused");
 
 static uint32_t div_up(uint64_t a, uint64_t b)
 {

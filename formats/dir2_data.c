@@ -11,22 +11,10 @@
 #include <string.h>
 
 #include "formats/dahash.h"
+#include "formats/dir2_layout.h"
 #include "formats/endian.h"
 
-/* Data header offsets (v5: after the 48-byte xfs_dir3_blk_hdr). */
-#define DH_MAGIC       0
-#define DH3_BESTFREE   48
-#define DH3_PAD        60
-#define DH2_BESTFREE   4
-_Static_assert(DH3_PAD + 4 == XFMT_DIR3_DATA_HDR, "v5 data header is 64 bytes");
-_Static_assert(DH2_BESTFREE + 12 == XFMT_DIR2_DATA_HDR, "v4 data header is 16 bytes");
-
 /* Records. */
-#define DE_INUMBER     0
-#define DE_NAMELEN     8
-#define DE_NAME        9
-#define DU_FREETAG     0
-#define DU_LENGTH      2
 #define DIR_MIN_REC    8u   /* the smallest record (an 8-byte unused region) */
 
 /* Largest directory block (64 KiB); sizes the per-block bitmaps below. */

@@ -8,17 +8,8 @@
  */
 #include "formats/dir2.h"
 
+#include "formats/dir2_layout.h"
 #include "formats/endian.h"
-
-/* Header offsets after the blkinfo (danode.h). */
-#define L3_COUNT 56
-#define L3_STALE 58
-#define L3_PAD   60
-#define L2_COUNT 12
-#define L2_STALE 14
-_Static_assert(L3_PAD + 4 == XFMT_DIR3_LEAF_HDR, "v5 leaf header is 64 bytes");
-_Static_assert(L2_STALE + 2 == XFMT_DIR2_LEAF_HDR, "v4 leaf header is 16 bytes");
-_Static_assert(XFMT_DIR3_LEAF_HDR == XFMT_DA_BLKINFO_V5 + 8, "leaf header = blkinfo + 8");
 
 int xfmt_dir2_leaf_hdr_decode(const uint8_t *buf, size_t len, bool v5,
 			      struct xfmt_dir2_leaf_hdr *out)

@@ -12,16 +12,8 @@
 #include <string.h>
 
 #include "formats/endian.h"
+#include "formats/dir2_layout.h"
 
-#define F3_FIRSTDB 48
-#define F3_NVALID  52
-#define F3_NUSED   56
-#define F3_PAD     60
-#define F2_FIRSTDB 4
-#define F2_NVALID  8
-#define F2_NUSED   12
-_Static_assert(F3_PAD + 4 == XFMT_DIR3_FREE_HDR, "v5 free header is 64 bytes");
-_Static_assert(F2_NUSED + 4 == XFMT_DIR2_FREE_HDR, "v4 free header is 16 bytes");
 
 int xfmt_dir2_free_hdr_decode(const uint8_t *buf, size_t len, bool v5,
 			      struct xfmt_dir2_free_hdr *out)

@@ -6,18 +6,8 @@
  */
 #include "formats/dir2.h"
 
+#include "formats/dir2_layout.h"
 #include "formats/endian.h"
-
-#define SF_COUNT   0
-#define SF_I8COUNT 1
-#define SF_PARENT  2
-_Static_assert(SF_PARENT + 4 == XFMT_DIR2_SF_HDR4, "sf header with 4-byte parent");
-_Static_assert(SF_PARENT + 8 == XFMT_DIR2_SF_HDR8, "sf header with 8-byte parent");
-
-/* Entry: u8 namelen, be16 offset, name, [u8 ftype], inumber. */
-#define SFE_NAMELEN 0
-#define SFE_OFFSET  1
-#define SFE_NAME    3
 
 int xfmt_dir2_sf_hdr_decode(const uint8_t *sf, size_t size, struct xfmt_dir2_sf_hdr *out)
 {
