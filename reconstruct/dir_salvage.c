@@ -28,6 +28,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
 #include "analyzer/log/log_stale.h"
+#include "formats/block.h"
 #include "formats/dinode.h"
 #include "formats/log_item.h"
 #include "formats/dir2.h"
@@ -44,15 +45,14 @@ static int salvage_block(struct xr_rp *rp, uint64_t ino, const uint8_t *blk,
 			 xa_dirent_fn fn, void *arg, uint64_t *dotdot)
 {
 	const struct xfmt_geom *g = &rp->ctx->geom;
-	uint32_t magic = xfmt_get_be32(blk);
-	bool block_form = magic == XFS_DIR2_BLOCK_MAGIC || magic == XFS_DIR3_BLOCK_MAGIC;
+	enum xfmt_blk_kind kind = xfmt_blk_classify(blk, g->dirblksize, xfmt_blk_ver_of(g->v5));
+	bool block_form = kind == XFMT_BLK_DIR_BLOCK;
 	struct xfmt_dir2_data_hdr h;
 	struct xfmt_dirent de;
 	size_t pos = 0;
 	int r, n = 0;
 
-	if (g->v5 ? (magic != XFS_DIR3_DATA_MAGIC && magic != XFS_DIR3_BLOCK_MAGIC)
-		  : (magic != XFS_DIR2_DATA_MAGIC && magic != XFS_DIR2_BLOCK_MAGIC))
+	if (!xfmt_blk_is_dir_data(kind))
 		return NOT_DIR;
 	if (xfmt_dir2_data_hdr_decode(blk, g->dirblksize, g->v5, &h) != 0 ||
 	    (g->v5 && h.owner != ino))
@@ -188,14 +188,12 @@ static int build_dscan(struct xr_rp *rp)
 			continue;
 		for (uint32_t b = 0; b + fsbpd <= len; b++) {
 			struct xfmt_dir2_data_hdr h;
-			uint32_t magic;
 
 			if (xa_bitmap_test(own, b))
 				continue;
 			if (ximg_pread(ctx->img, hdr, sizeof(hdr), xfmt_geom_agbno_byte(g, a, b)) != 0)
 				continue;
-			magic = xfmt_get_be32(hdr);
-			if (magic != XFS_DIR3_DATA_MAGIC && magic != XFS_DIR3_BLOCK_MAGIC)
+			if (!xfmt_blk_is_dir_data(xfmt_blk_classify(hdr, sizeof(hdr), XFMT_BLK_V5)))
 				continue;
 			if (xfmt_dir2_data_hdr_decode(hdr, sizeof(hdr), true, &h) != 0 ||
 			    !xfmt_geom_ino_valid(g, h.owner) ||

@@ -20,6 +20,7 @@
 #include "analyzer/model/grow.h"
 #include "analyzer/model/u64set.h"
 #include "analyzer/scan/fork_walk.h"
+#include "formats/block.h"
 #include "formats/dahash.h"
 #include "formats/danode.h"
 #include "formats/dir2_carve.h"
@@ -72,23 +73,13 @@ static int sf_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_
 	return 0;
 }
 
-/* read_dirblock: the block's filesystem blocks were read already. */
-#define DIRBLOCK_SEEN 1
-
-/*
- * Assemble directory block starting at fork block da into blk.  A hostile
- * bmbt can map one physical block at many logical offsets; seen holds the
- * filesystem blocks already read for this directory, and a directory block
- * that reuses any of them is not read again (DIRBLOCK_SEEN), so each
- * physical block is listed once and the work follows the blocks, not the
- * mappings.
- */
-static int read_dirblock(struct xa_ctx *ctx, const struct xa_extents *ex, uint64_t da,
-			 uint8_t *blk, uint64_t *daddr, struct xa_u64set *seen)
+int xa_dir_read_block(struct xa_ctx *ctx, const struct xa_extents *ex, uint64_t da,
+		      uint8_t *blk, uint64_t *byte, struct xa_u64set *seen)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	uint32_t per = g->dirblksize >> g->blocklog;
 
+	/* Every filesystem block mapped and inside the filesystem before any is read. */
 	for (uint32_t k = 0; k < per; k++) {
 		const struct xfmt_bmbt_rec *r = xa_extents_find(ex, da + k);
 		uint64_t fsb;
@@ -98,8 +89,8 @@ static int read_dirblock(struct xa_ctx *ctx, const struct xa_extents *ex, uint64
 		fsb = r->startblock + (da + k - r->startoff);
 		if (!xfmt_geom_fsb_valid(g, fsb))
 			return XERR_RANGE;
-		if (xa_u64set_has(seen, fsb))
-			return DIRBLOCK_SEEN;
+		if (seen && xa_u64set_has(seen, fsb))
+			return XA_DIRBLOCK_SEEN;
 	}
 	for (uint32_t k = 0; k < per; k++) {
 		const struct xfmt_bmbt_rec *r = xa_extents_find(ex, da + k);
@@ -107,10 +98,10 @@ static int read_dirblock(struct xa_ctx *ctx, const struct xa_extents *ex, uint64
 		struct xbuf *b = NULL;
 		int rc;
 
-		if (xa_u64set_add(seen, fsb) < 0)
+		if (seen && xa_u64set_add(seen, fsb) < 0)
 			return XERR_NOMEM;
 		if (k == 0)
-			*daddr = xfmt_geom_fsb_byte(g, fsb) >> XFS_BB_SHIFT;
+			*byte = xfmt_geom_fsb_byte(g, fsb);
 		rc = xa_read(ctx, xfmt_geom_fsb_byte(g, fsb), g->blocksize, &b, NULL);
 		if (rc)
 			return rc;
@@ -132,7 +123,7 @@ static void verify_index_block(struct xa_ctx *ctx, const struct xa_inode *dir,
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	struct xfmt_da_expect exp;
-	uint16_t magic16 = xfmt_get_be16(blk + 8);
+	enum xfmt_blk_kind kind = xfmt_blk_classify(blk, g->dirblksize, XFMT_BLK_ANY);
 
 	xfmt_dir2_da_expect_init(&exp, g, dir->ino, (uint32_t)da, daddr);
 	verify->loc.has = XPROB_HAS_INO | XPROB_HAS_BYTE | XPROB_HAS_AG | XPROB_HAS_AGBNO;
@@ -143,11 +134,11 @@ static void verify_index_block(struct xa_ctx *ctx, const struct xa_inode *dir,
 	if (da >= xfmt_dir2_free_firstda(g)) {
 		verify->loc.what = "directory free index";
 		xfmt_dir2_free_verify(blk, g->dirblksize, g, &exp, &verify->sink);
-	} else if (magic16 == XFS_DA3_NODE_MAGIC || magic16 == XFS_DA_NODE_MAGIC) {
+	} else if (kind == XFMT_BLK_DA_NODE) {
 		verify->loc.what = "directory node";
 		xfmt_da_node_verify(blk, g->dirblksize, g->dirblksize, g, &exp, &verify->sink);
 	} else {
-		bool leaf1 = magic16 == XFS_DIR3_LEAF1_MAGIC || magic16 == XFS_DIR2_LEAF1_MAGIC;
+		bool leaf1 = kind == XFMT_BLK_DIR_LEAF1;
 
 		verify->loc.what = "directory leaf";
 		xfmt_dir2_leaf_verify(blk, g->dirblksize, g, &exp, leaf1, &verify->sink);
@@ -209,14 +200,15 @@ struct da_index {
 static void da_index_add(struct da_index *ix, const struct xfmt_geom *g, const uint8_t *blk,
 			 uint32_t da, const struct xa_loc *loc)
 {
-	uint16_t magic16 = xfmt_get_be16(blk + 8);
+	enum xfmt_blk_kind kind = xfmt_blk_classify(blk, g->dirblksize, XFMT_BLK_ANY);
 	struct da_blk b = { .da = da, .loc = *loc };
+	struct xfmt_da_blkinfo bi;
 
-	if (ix->overflow)
+	if (ix->overflow || xfmt_da_blkinfo_decode(blk, g->dirblksize, g->v5, &bi) != 0)
 		return;
-	b.forw = xfmt_get_be32(blk);
-	b.back = xfmt_get_be32(blk + 4);
-	if (magic16 == XFS_DA3_NODE_MAGIC || magic16 == XFS_DA_NODE_MAGIC) {
+	b.forw = bi.forw;
+	b.back = bi.back;
+	if (kind == XFMT_BLK_DA_NODE) {
 		struct xfmt_da_node_hdr h;
 		unsigned count;
 
@@ -245,7 +237,7 @@ static void da_index_add(struct da_index *ix, const struct xfmt_geom *g, const u
 			b.has_last = true;
 		}
 		ix->nnodes++;
-	} else if (magic16 == XFS_DIR3_LEAFN_MAGIC || magic16 == XFS_DIR2_LEAFN_MAGIC) {
+	} else if (kind == XFMT_BLK_DIR_LEAFN) {
 		struct xfmt_dir2_leaf_hdr h;
 		uint32_t addr;
 
@@ -474,12 +466,13 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 		for (; da < end && (da < leaf_da || verify) && !rc; da += per) {
 			struct xfmt_da_expect exp;
 			struct xfmt_dirent de;
-			uint64_t daddr = 0;
+			uint64_t byte = 0;
 			size_t pos = 0;
 			bool skipped = false;
-			int nr = read_dirblock(ctx, &ex, da, blk, &daddr, &seen);
+			int nr = xa_dir_read_block(ctx, &ex, da, blk, &byte, &seen);
+			uint64_t daddr = byte >> XFS_BB_SHIFT;
 
-			if (nr == DIRBLOCK_SEEN) {
+			if (nr == XA_DIRBLOCK_SEEN) {
 				/* one of its blocks at two offsets: at most one
 				 * of them holds what that offset needs */
 				if (verify) {
@@ -503,15 +496,14 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 				if (da >= free_da && verify)
 					xa_dir_bests_free(&bests, g, blk, &verify->loc);
 				if (da < free_da) {
-					uint16_t m = xfmt_get_be16(blk + 8);
+					enum xfmt_blk_kind k =
+						xfmt_blk_classify(blk, g->dirblksize, XFMT_BLK_ANY);
 
-					if (verify && (m == XFS_DIR3_LEAF1_MAGIC ||
-						       m == XFS_DIR2_LEAF1_MAGIC))
+					if (verify && k == XFMT_BLK_DIR_LEAF1)
 						xa_dir_bests_leaf1(&bests, g, blk, &verify->loc);
 
 					da_index_add(&ix, g, blk, (uint32_t)da, &verify->loc);
-					if (m == XFS_DIR3_LEAF1_MAGIC || m == XFS_DIR2_LEAF1_MAGIC ||
-					    m == XFS_DIR3_LEAFN_MAGIC || m == XFS_DIR2_LEAFN_MAGIC)
+					if (k == XFMT_BLK_DIR_LEAF1 || k == XFMT_BLK_DIR_LEAFN)
 						da_index_leaf(&ix, g, blk, &verify->loc);
 				}
 				continue;
@@ -628,9 +620,9 @@ int xa_dir_deleted(struct xa_ctx *ctx, const struct xa_inode *dir, xa_deleted_fn
 
 		for (; da < end && da < leaf_da && !rc; da += per) {
 			struct xfmt_dir2_unused u;
-			uint64_t daddr;
+			uint64_t byte;
 			size_t pos = 0;
-			int got = read_dirblock(ctx, &ex, da, blk, &daddr, &seen);
+			int got = xa_dir_read_block(ctx, &ex, da, blk, &byte, &seen);
 
 			if (got == XERR_NOMEM) {
 				rc = got;

@@ -33,6 +33,26 @@ typedef int (*xa_dirent_fn)(void *arg, const struct xfmt_dirent *de);
 int xa_dir_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_loc_sink *verify,
 		   xa_dirent_fn fn, void *arg, bool *complete);
 
+struct xa_extents;
+struct xa_u64set;
+
+/* xa_dir_read_block: one of the block's filesystem blocks was read already. */
+#define XA_DIRBLOCK_SEEN 1
+
+/*
+ * Assemble the directory block at fork block da of mapping ex into blk
+ * (dirblksize bytes); *byte is the image byte of its first filesystem
+ * block.  A hostile bmbt can map one physical block at many logical
+ * offsets: with seen non-NULL (the filesystem blocks already read for this
+ * directory), a directory block that reuses any of them is not read again
+ * (XA_DIRBLOCK_SEEN), so the work follows the blocks, not the mappings.
+ * Returns 0, XA_DIRBLOCK_SEEN, XERR_RANGE (part of it is a hole, unwritten
+ * or outside the filesystem; nothing is read then), XERR_NOMEM or a read
+ * error.
+ */
+int xa_dir_read_block(struct xa_ctx *ctx, const struct xa_extents *ex, uint64_t da,
+		      uint8_t *blk, uint64_t *byte, struct xa_u64set *seen);
+
 /* Called per recovered deleted entry (see formats/dir2_carve.h). */
 struct xfmt_dir2_carved;
 typedef int (*xa_deleted_fn)(void *arg, const struct xfmt_dir2_carved *c);

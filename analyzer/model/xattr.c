@@ -180,6 +180,7 @@ static int tree_walk(struct xwalk *w)
 		uint32_t lblk = q.lblk;
 		int level = q.level;
 		struct xfmt_da_expect exp;
+		struct xfmt_da_blkinfo bi;
 		struct xbuf *b = NULL;
 		uint64_t daddr;
 		int added = xa_u64set_add(&seen, lblk);
@@ -197,13 +198,14 @@ static int tree_walk(struct xwalk *w)
 		xfmt_attr_da_expect_init(&exp, daddr, w->ip->ino, lblk, level, w->fork_end);
 		/* The root has no siblings (xfs_repair: "would clear forw/back
 		 * pointers in block 0"); a lookup would wander off it. */
-		if (lblk == 0 && w->verify && b->len >= 8) {
-			uint32_t forw = xfmt_get_be32(b->data), back = xfmt_get_be32(b->data + 4);
-
-			if (forw)
-				xprob_emit_obs(vsink(w, "attr block"), XP_daBadSibling, "forw", 0, forw);
-			if (back)
-				xprob_emit_obs(vsink(w, "attr block"), XP_daBadSibling, "back", 4, back);
+		if (lblk == 0 && w->verify &&
+		    xfmt_da_blkinfo_decode(b->data, b->len, g->v5, &bi) == 0) {
+			if (bi.forw)
+				xprob_emit_obs(vsink(w, "attr block"), XP_daBadSibling, "forw", 0,
+					       bi.forw);
+			if (bi.back)
+				xprob_emit_obs(vsink(w, "attr block"), XP_daBadSibling, "back", 4,
+					       bi.back);
 		}
 		switch (xfmt_attr_block_kind(b->data, b->len, g)) {
 		case XFMT_ATTR_BLK_LEAF: {

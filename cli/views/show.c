@@ -22,6 +22,7 @@
 #include "formats/agfl.h"
 #include "formats/agi.h"
 #include "formats/attr.h"
+#include "formats/block.h"
 #include "formats/btrec.h"
 #include "formats/dinode.h"
 #include "formats/dir2.h"
@@ -220,38 +221,31 @@ enum blk_type { BLK_UNKNOWN, BLK_AGHDR, BLK_BTREE, BLK_DIR, BLK_INODES, BLK_ATTR
 static enum blk_type detect(const struct xfmt_geom *g, const uint8_t *p, size_t len,
 			    enum xfmt_btnum *bt)
 {
-	uint32_t m32 = len >= 4 ? xfmt_get_be32(p) : 0;
-	uint16_t m16 = len >= 10 ? xfmt_get_be16(p + 8) : 0;
+	/* Either version's magic: a stray block is shown for what it looks like. */
+	const struct xfmt_blk_row *r = xfmt_blk_row(xfmt_blk_classify(p, len, XFMT_BLK_ANY));
 
-	for (int t = 0; t < XFMT_BT_COUNT; t++)
-		if (xfmt_bt_magic((enum xfmt_btnum)t, g->v5) == m32) {
-			*bt = (enum xfmt_btnum)t;
-			return BLK_BTREE;
-		}
-	if (m32 == XFS_SB_MAGIC)
-		return BLK_AGHDR;
-	switch (m32) {
-	case XFS_DIR2_BLOCK_MAGIC: case XFS_DIR2_DATA_MAGIC: case XFS_DIR2_FREE_MAGIC:
-	case XFS_DIR3_BLOCK_MAGIC: case XFS_DIR3_DATA_MAGIC: case XFS_DIR3_FREE_MAGIC:
-		return BLK_DIR;
-	case XFS_ATTR3_RMT_MAGIC:
-		return BLK_ATTR;
-	case XFS_SYMLINK_MAGIC:
-		return BLK_SYMLINK;
+	(void)g;
+	if (r->btnum >= 0) {
+		*bt = (enum xfmt_btnum)r->btnum;
+		return BLK_BTREE;
 	}
-	switch (m16) {
-	case XFS_DIR2_LEAF1_MAGIC: case XFS_DIR2_LEAFN_MAGIC: case XFS_DIR3_LEAF1_MAGIC:
-	case XFS_DIR3_LEAFN_MAGIC:
+	switch (r->owner) {
+	case XFMT_BLK_OWN_FS:
+		return BLK_AGHDR;
+	case XFMT_BLK_OWN_DIR:
 		return BLK_DIR;
-	case XFS_ATTR_LEAF_MAGIC: case XFS_ATTR3_LEAF_MAGIC:
+	case XFMT_BLK_OWN_ATTR:
 		return BLK_ATTR;
 	/* A node serves directories and attr forks alike: --as tells which. */
-	case XFS_DA_NODE_MAGIC: case XFS_DA3_NODE_MAGIC:
+	case XFMT_BLK_OWN_DIR_OR_ATTR:
 		return BLK_DANODE;
-	}
-	if (len >= 2 && xfmt_get_be16(p) == XFS_DINODE_MAGIC)
+	case XFMT_BLK_OWN_SYMLINK:
+		return BLK_SYMLINK;
+	case XFMT_BLK_OWN_INODES:
 		return BLK_INODES;
-	return BLK_UNKNOWN;
+	default:
+		return BLK_UNKNOWN;
+	}
 }
 
 static enum blk_type parse_as(const char *as, enum xfmt_btnum *bt)
@@ -315,19 +309,25 @@ static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, cons
 	snprintf(where, sizeof(where), "block %" PRIu64 "/%" PRIu64, agno, agbno);
 	switch (t) {
 	case BLK_BTREE: {
-		uint64_t owner = bt == XFMT_BT_BMAP && b->len >= XFMT_BT_LONG_HDR_V5 && g->v5 ?
-				 xfmt_get_be64(b->data + 56) : agno;
+		uint64_t owner = agno;
+
+		if (bt == XFMT_BT_BMAP && g->v5)
+			xfmt_blk_owner_of(b->data, b->len, XFMT_BLK_BMBT, &owner);
 
 		xa_show_bt_block(s, bt, where, b->data, g->blocksize, byte, (uint32_t)agno, owner,
 				 -1, false, NULL, NULL);
 		break;
 	}
-	case BLK_DIR:
+	case BLK_DIR: {
 		/* The owner comes from the v5 header; without a directory the fork block is unknown. */
-		rc = xa_show_dirblock(s, where, b->data, b->len, byte,
-				      g->v5 && b->len >= 56 ? xfmt_get_be64(b->data + 48) : 0,
-				      UINT32_MAX);
+		uint64_t owner = 0;
+
+		if (g->v5)
+			xfmt_blk_owner_of(b->data, b->len,
+					  xfmt_blk_classify(b->data, b->len, XFMT_BLK_V5), &owner);
+		rc = xa_show_dirblock(s, where, b->data, b->len, byte, owner, UINT32_MAX);
 		break;
+	}
 	case BLK_ATTR:
 		/* Attr blocks are one filesystem block; the owner comes from a v5 header. */
 		rc = xa_show_attrblock(s, where, b->data, g->blocksize < b->len ? g->blocksize :

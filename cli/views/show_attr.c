@@ -23,19 +23,20 @@
 #include "analyzer/scan/fork_walk.h"
 #include "cli/views/show_int.h"
 #include "formats/attr.h"
+#include "formats/block.h"
 #include "formats/danode.h"
 #include "formats/endian.h"
 #include "formats/symlink.h"
 
-/* Where the v5 headers keep their owner inode. */
-#define DA_OWNER_OFF  48u   /* DA blkinfo */
-#define RMT_OWNER_OFF 32u   /* XARM and XSLM headers */
-
-/* The owner a v5 block names for itself (0 on v4 or when it does not fit). */
+/* The owner a v5 block of kind k names for itself (0 on v4 or when it does not fit). */
 static uint64_t header_owner(const struct xfmt_geom *g, const uint8_t *buf, size_t len,
-			     size_t off)
+			     enum xfmt_blk_kind k)
 {
-	return g->v5 && len >= off + 8 ? xfmt_get_be64(buf + off) : 0;
+	uint64_t owner = 0;
+
+	if (g->v5)
+		xfmt_blk_owner_of(buf, len, k, &owner);
+	return owner;
 }
 
 /* ---------------------------------------------------------------- leaves */
@@ -181,8 +182,8 @@ int xa_show_attrblock(struct xa_show_run *s, const char *where, const uint8_t *b
 		return XERR_USAGE;
 	}
 	if (owner == 0)
-		owner = header_owner(g, buf, len, k == XFMT_ATTR_BLK_RMT ? RMT_OWNER_OFF :
-				     DA_OWNER_OFF);
+		owner = header_owner(g, buf, len, k == XFMT_ATTR_BLK_RMT ? XFMT_BLK_ATTR_RMT :
+				     XFMT_BLK_ATTR_LEAF);
 	xa_so_begin(&s->o, k == XFMT_ATTR_BLK_LEAF ? "attr leaf" : k == XFMT_ATTR_BLK_NODE ?
 		    "attr node" : "attr remote value", where, byte, g->blocksize);
 	if (len < g->blocksize) {
@@ -248,7 +249,7 @@ int xa_show_danode(struct xa_show_run *s, const char *where, const uint8_t *buf,
 	if (g->dirblksize == g->blocksize) {
 		memset(&exp, 0, sizeof(exp));
 		exp.daddr = byte >> XFS_BB_SHIFT;
-		exp.owner = header_owner(g, buf, len, DA_OWNER_OFF);
+		exp.owner = header_owner(g, buf, len, XFMT_BLK_DA_NODE);
 		exp.dablk = UINT32_MAX;
 		exp.level = -1;
 		xfmt_da_node_verify(buf, len, g->blocksize, g, &exp, xa_so_sink(&s->o));
@@ -284,7 +285,7 @@ void xa_show_symlink_block(struct xa_show_run *s, const char *where, const uint8
 	}
 	memset(&exp, 0, sizeof(exp));
 	exp.daddr = byte >> XFS_BB_SHIFT;
-	exp.owner = header_owner(g, buf, len, RMT_OWNER_OFF);
+	exp.owner = header_owner(g, buf, len, XFMT_BLK_SYMLINK);
 	xfmt_symlink_rmt_verify(buf, len, g, &exp, xa_so_sink(&s->o));
 	xa_so_note(&s->o, "one header per mapping: its CRC covers the whole mapping, here "
 		   "taken as this one block");

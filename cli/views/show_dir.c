@@ -21,28 +21,19 @@
 #include "analyzer/model/file.h"
 #include "analyzer/scan/fork_walk.h"
 #include "cli/views/show_int.h"
+#include "formats/block.h"
 #include "formats/dahash.h"
 #include "formats/dir2.h"
 #include "formats/endian.h"
 
-enum dkind { DK_NONE, DK_BLOCK, DK_DATA, DK_FREE, DK_LEAF1, DK_LEAFN, DK_NODE };
-
-static enum dkind dir_kind(const uint8_t *buf, size_t len)
+/* A directory block's kind, by magic (either version's); UNKNOWN for any other block. */
+static enum xfmt_blk_kind dir_kind(const uint8_t *buf, size_t len)
 {
-	uint32_t m32 = len >= 4 ? xfmt_get_be32(buf) : 0;
-	uint16_t m16 = len >= 10 ? xfmt_get_be16(buf + 8) : 0;
+	enum xfmt_blk_kind k = xfmt_blk_classify(buf, len, XFMT_BLK_ANY);
 
-	switch (m32) {
-	case XFS_DIR2_BLOCK_MAGIC: case XFS_DIR3_BLOCK_MAGIC: return DK_BLOCK;
-	case XFS_DIR2_DATA_MAGIC: case XFS_DIR3_DATA_MAGIC: return DK_DATA;
-	case XFS_DIR2_FREE_MAGIC: case XFS_DIR3_FREE_MAGIC: return DK_FREE;
-	}
-	switch (m16) {
-	case XFS_DIR2_LEAF1_MAGIC: case XFS_DIR3_LEAF1_MAGIC: return DK_LEAF1;
-	case XFS_DIR2_LEAFN_MAGIC: case XFS_DIR3_LEAFN_MAGIC: return DK_LEAFN;
-	case XFS_DA_NODE_MAGIC: case XFS_DA3_NODE_MAGIC: return DK_NODE;
-	}
-	return DK_NONE;
+	return xfmt_blk_is_dir_data(k) || xfmt_blk_is_dir_index(k) || k == XFMT_BLK_DIR_FREE
+		       ? k
+		       : XFMT_BLK_UNKNOWN;
 }
 
 /* Fields of a tail table, whose offsets count from the tail, shown at base. */
@@ -192,23 +183,23 @@ static void free_block(struct xa_show_run *s, const uint8_t *buf, size_t len)
 int xa_show_dirblock(struct xa_show_run *s, const char *where, const uint8_t *buf,
 		     size_t len, uint64_t byte, uint64_t owner, uint32_t dablk)
 {
-	static const char *const names[] = { "?", "dir block", "dir data", "dir free",
-					      "dir leaf1", "dir leafn", "dir node" };
 	const struct xfmt_geom *g = &s->ctx->geom;
-	enum dkind k = dir_kind(buf, len);
+	enum xfmt_blk_kind k = dir_kind(buf, len);
 	const struct xprob_sink *sink;
 	struct xfmt_da_expect exp;
 	bool known = dablk != UINT32_MAX;
 
-	if (k == DK_NONE) {
+	if (k == XFMT_BLK_UNKNOWN) {
 		fprintf(s->err, "xfsrecon: %s: magic 0x%08" PRIx32 " is not a directory block's\n",
 			where, len >= 4 ? xfmt_get_be32(buf) : 0);
 		return XERR_USAGE;
 	}
 	if (!known)
-		dablk = k == DK_FREE ? xfmt_dir2_free_firstda(g) :
-			k == DK_BLOCK || k == DK_DATA ? 0 : xfmt_dir2_leaf_firstda(g);
-	xa_so_begin(&s->o, names[k], where, byte, g->dirblksize);
+		dablk = k == XFMT_BLK_DIR_FREE ? xfmt_dir2_free_firstda(g) :
+			xfmt_blk_is_dir_data(k) ? 0 : xfmt_dir2_leaf_firstda(g);
+	/* A DA node here is a directory's: the registry's name serves both forks. */
+	xa_so_begin(&s->o, k == XFMT_BLK_DA_NODE ? "dir node" : xfmt_blk_row(k)->name, where, byte,
+		    g->dirblksize);
 	if (len < g->dirblksize) {
 		xa_so_note(&s->o, "only %zu of the directory block's %" PRIu32 " bytes could be read",
 			   len, g->dirblksize);
@@ -221,23 +212,23 @@ int xa_show_dirblock(struct xa_show_run *s, const char *where, const uint8_t *bu
 	xfmt_dir2_da_expect_init(&exp, g, owner, dablk, byte >> XFS_BB_SHIFT);
 	sink = xa_so_sink(&s->o);
 	switch (k) {
-	case DK_BLOCK:
+	case XFMT_BLK_DIR_BLOCK:
 		xfmt_dir2_block_verify(buf, len, g, &exp, sink);
 		xa_so_fields(&s->o, xfmt_dir2_data_fields(g->v5, true), buf, len);
 		data_records(s, buf, len, true);
 		block_leaf(s, buf, len);
 		break;
-	case DK_DATA:
+	case XFMT_BLK_DIR_DATA:
 		xfmt_dir2_data_verify(buf, len, g, &exp, sink);
 		xa_so_fields(&s->o, xfmt_dir2_data_fields(g->v5, false), buf, len);
 		data_records(s, buf, len, false);
 		break;
-	case DK_LEAF1:
-	case DK_LEAFN:
-		xfmt_dir2_leaf_verify(buf, len, g, &exp, k == DK_LEAF1, sink);
-		leaf_block(s, buf, len, k == DK_LEAF1);
+	case XFMT_BLK_DIR_LEAF1:
+	case XFMT_BLK_DIR_LEAFN:
+		xfmt_dir2_leaf_verify(buf, len, g, &exp, k == XFMT_BLK_DIR_LEAF1, sink);
+		leaf_block(s, buf, len, k == XFMT_BLK_DIR_LEAF1);
 		break;
-	case DK_NODE:
+	case XFMT_BLK_DA_NODE:
 		xfmt_da_node_verify(buf, len, g->dirblksize, g, &exp, sink);
 		node_block(s, buf, len);
 		break;
@@ -251,40 +242,6 @@ int xa_show_dirblock(struct xa_show_run *s, const char *where, const uint8_t *bu
 }
 
 /* ------------------------------------------------------ whole directories */
-
-/*
- * Assemble the directory block at fork block da into blk (dirblksize
- * bytes).  *byte is the image byte of its first filesystem block.  Returns
- * 0, XERR_RANGE when part of it is a hole or maps outside the filesystem,
- * or a read error.
- */
-static int dir_read(struct xa_show_run *s, const struct xa_extents *ex, uint64_t da,
-		    uint8_t *blk, uint64_t *byte)
-{
-	const struct xfmt_geom *g = &s->ctx->geom;
-	uint32_t per = g->dirblksize >> g->blocklog;
-
-	for (uint32_t k = 0; k < per; k++) {
-		const struct xfmt_bmbt_rec *r = xa_extents_find(ex, da + k);
-		struct xbuf *b = NULL;
-		uint64_t fsb;
-		int rc;
-
-		if (!r || r->unwritten)
-			return XERR_RANGE;
-		fsb = r->startblock + (da + k - r->startoff);
-		if (!xfmt_geom_fsb_valid(g, fsb))
-			return XERR_RANGE;
-		if (k == 0)
-			*byte = xfmt_geom_fsb_byte(g, fsb);
-		rc = xa_read(s->ctx, xfmt_geom_fsb_byte(g, fsb), g->blocksize, &b, NULL);
-		if (rc)
-			return rc;
-		memcpy(blk + ((size_t)k << g->blocklog), b->data, g->blocksize);
-		xa_put(s->ctx, &b);
-	}
-	return 0;
-}
 
 /* The name of a directory's form, from its fork (as the kernel decides it). */
 static const char *dir_form(struct xa_show_run *s, const struct xa_inode *ip,
@@ -301,11 +258,11 @@ static const char *dir_form(struct xa_show_run *s, const struct xa_inode *ip,
 	last = &ex->v[ex->n - 1];
 	if (((last->startoff + last->blockcount) << g->blocklog) == g->dirblksize)
 		return "block";
-	if (dir_read(s, ex, xfmt_dir2_leaf_firstda(g), blk, &byte) != 0)
+	if (xa_dir_read_block(s->ctx, ex, xfmt_dir2_leaf_firstda(g), blk, &byte, NULL) != 0)
 		return "leaf or node (no leaf block)";
 	switch (dir_kind(blk, g->dirblksize)) {
-	case DK_LEAF1: return "leaf";
-	case DK_NODE: return "node";
+	case XFMT_BLK_DIR_LEAF1: return "leaf";
+	case XFMT_BLK_DA_NODE: return "node";
 	default: return "leaf or node (unrecognised leaf block)";
 	}
 }
@@ -451,7 +408,7 @@ int xa_show_dir(struct xa_show_run *s, const char *arg)
 			snprintf(where, sizeof(where), "inode %" PRIu64 ", fork block %" PRIu64 " (%s segment)",
 				 ino, da, da >= xfmt_dir2_free_firstda(g) ? "free" :
 				 da >= xfmt_dir2_leaf_firstda(g) ? "leaf" : "data");
-			rrc = dir_read(s, &ex, da, blk, &byte);
+			rrc = xa_dir_read_block(s->ctx, &ex, da, blk, &byte, NULL);
 			if (rrc == XERR_NOMEM) {
 				rc = rrc;
 				break;

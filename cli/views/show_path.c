@@ -33,6 +33,7 @@
 #include "analyzer/model/file.h"
 #include "analyzer/scan/fork_walk.h"
 #include "cli/views/show_int.h"
+#include "formats/block.h"
 #include "formats/dahash.h"
 #include "formats/dir2.h"
 #include "formats/endian.h"
@@ -107,27 +108,9 @@ static void step(struct lookup *l, const char *action, const struct kv *kv, size
 /* Read the directory block at fork block da into dst; 0 or an xerr. */
 static int read_da(struct lookup *l, uint64_t da, uint8_t *dst)
 {
-	const struct xfmt_geom *g = &l->s->ctx->geom;
-	uint32_t per = g->dirblksize >> g->blocklog;
+	uint64_t byte;
 
-	for (uint32_t k = 0; k < per; k++) {
-		const struct xfmt_bmbt_rec *r = xa_extents_find(&l->ex, da + k);
-		struct xbuf *b = NULL;
-		uint64_t fsb;
-		int rc;
-
-		if (!r || r->unwritten)
-			return XERR_RANGE;
-		fsb = r->startblock + (da + k - r->startoff);
-		if (!xfmt_geom_fsb_valid(g, fsb))
-			return XERR_RANGE;
-		rc = xa_read(l->s->ctx, xfmt_geom_fsb_byte(g, fsb), g->blocksize, &b, NULL);
-		if (rc)
-			return rc;
-		memcpy(dst + ((size_t)k << g->blocklog), b->data, g->blocksize);
-		xa_put(l->s->ctx, &b);
-	}
-	return 0;
+	return xa_dir_read_block(l->s->ctx, &l->ex, da, dst, &byte, NULL);
 }
 
 /*
@@ -324,6 +307,7 @@ static void lookup_node(struct lookup *l)
 
 	for (unsigned depth = 0; depth <= XFS_DA_NODE_MAXDEPTH; depth++) {
 		struct xfmt_da_node_hdr hdr;
+		enum xfmt_blk_kind kind;
 		uint16_t m16;
 		unsigned n, i;
 		uint32_t h = 0, before = 0;
@@ -335,18 +319,18 @@ static void lookup_node(struct lookup *l)
 			step(l, "read", kv, NKV(kv), "fork block %" PRIu64 " cannot be read", da);
 			return;
 		}
-		m16 = xfmt_get_be16(l->blk + 8);
-		leaf1 = m16 == XFS_DIR2_LEAF1_MAGIC || m16 == XFS_DIR3_LEAF1_MAGIC;
+		kind = xfmt_blk_classify(l->blk, g->dirblksize, XFMT_BLK_ANY);
+		m16 = xfmt_get_be16(l->blk + xfmt_blk_row(XFMT_BLK_DA_NODE)->magic_off);
+		leaf1 = kind == XFMT_BLK_DIR_LEAF1;
 		/* The first index block says the form: a leaf1 block, or the root node. */
 		if (depth == 0)
-			l->form = leaf1 ? "leaf" : m16 == XFS_DA_NODE_MAGIC ||
-				  m16 == XFS_DA3_NODE_MAGIC ? "node" :
+			l->form = leaf1 ? "leaf" : kind == XFMT_BLK_DA_NODE ? "node" :
 				  "leaf or node (unrecognised index block)";
-		if (leaf1 || m16 == XFS_DIR2_LEAFN_MAGIC || m16 == XFS_DIR3_LEAFN_MAGIC) {
+		if (leaf1 || kind == XFMT_BLK_DIR_LEAFN) {
 			lookup_leaf(l, da, leaf1);
 			return;
 		}
-		if ((m16 != XFS_DA_NODE_MAGIC && m16 != XFS_DA3_NODE_MAGIC) ||
+		if (kind != XFMT_BLK_DA_NODE ||
 		    xfmt_da_node_hdr_decode(l->blk, g->dirblksize, g->v5, &hdr) != 0) {
 			const struct kv kv[] = { KU("block", da), KU("magic", m16),
 						 KS("result", "neither node nor leaf") };
