@@ -130,6 +130,19 @@ bool xfmt_dinode_in_use(const struct xfmt_dinode *d)
 	return d->mode != 0;
 }
 
+bool xfmt_dinode_at_place(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
+			  uint64_t ino)
+{
+	if (len < (g->v5 ? DI_UUID + 16u : DI_FORMAT + 1u) ||
+	    xfmt_get_be16(buf + DI_MAGIC) != XFS_DINODE_MAGIC)
+		return false;
+	if (g->v5)
+		return buf[DI_VERSION] == 3 && xfmt_get_be64(buf + DI_INO) == ino &&
+		       memcmp(buf + DI_UUID, g->meta_uuid, 16) == 0;
+	return (buf[DI_VERSION] == 1 || buf[DI_VERSION] == 2) &&
+	       buf[DI_FORMAT] <= XFS_DINODE_FMT_UUID;
+}
+
 const uint8_t *xfmt_dinode_fork(const uint8_t *buf, const struct xfmt_dinode *d,
 				int whichfork, size_t *size)
 {

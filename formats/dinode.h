@@ -164,6 +164,16 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 /* True if the inode is allocated (mode != 0). */
 bool xfmt_dinode_in_use(const struct xfmt_dinode *d);
 
+/*
+ * True if the slot at buf (len bytes) looks like an inode written at its
+ * place ino, whatever else (the CRC) a flipped bit broke: the magic and a
+ * version this filesystem writes, and on v5 its own number and the
+ * metadata uuid; on v4 (where inodes do not name themselves) a known fork
+ * format.  For telling inode chunks from other blocks.
+ */
+bool xfmt_dinode_at_place(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
+			  uint64_t ino);
+
 /* Decode one 8-byte timestamp field; bigtime selects the encoding. */
 void xfmt_timestamp_decode(const uint8_t *p, bool bigtime, struct xfmt_timestamp *out);
 

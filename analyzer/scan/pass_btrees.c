@@ -225,20 +225,11 @@ static bool inode_block(const struct xfmt_geom *g, uint32_t agno, uint32_t agbno
 	uint32_t good = 0;
 
 	for (uint32_t s = 0; s < g->inopblock; s++) {
-		const uint8_t *p = blk + ((size_t)s << g->inodelog);
 		uint32_t agino = (agbno << g->inopblog) + s;
 
-		if (xfmt_get_be16(p) != XFS_DINODE_MAGIC)
-			continue;
-		if (g->v5) {
-			/* its own number and the filesystem's uuid, whatever
-			 * else (the CRC) a flipped bit broke */
-			if (p[4] == 3 && xfmt_get_be64(p + 152) == xfmt_geom_ino(g, agno, agino) &&
-			    memcmp(p + 160, g->meta_uuid, 16) == 0)
-				good++;
-		} else if ((p[4] == 1 || p[4] == 2) && p[5] <= XFS_DINODE_FMT_UUID) {
+		if (xfmt_dinode_at_place(blk + ((size_t)s << g->inodelog), g->inodesize, g,
+					 xfmt_geom_ino(g, agno, agino)))
 			good++;
-		}
 	}
 	/* A block of inodes with a few damaged ones is still a block of
 	 * inodes (the inode pass reports and mends those): v5 inodes name
