@@ -8,7 +8,9 @@
 #   - `apply P T --undo U` on a copy T of C exits 0, and T equals R byte
 #     for byte, and differs from C (the plan did something);
 #   - `xfs_repair -n T` exits 0 (the applied image is clean to the oracle);
-#   - `undo U T` exits 0 and T equals C byte for byte again.
+#   - `undo U T` exits 0 and T equals C byte for byte again;
+#   - the XML index of P and of U (`show-plan --xml`) validates against
+#     doc/plan-index.xsd (xmllint).
 # On two of the cases (one whose plan rewrites the primary superblock and
 # one whose does not), the refusals:
 #   - a target with one byte changed inside one planned write: apply and
@@ -35,6 +37,7 @@
 need_tool zstd
 need_tool cmp
 need_tool sha256sum
+need_tool xmllint
 XFS_DB=${XFS_DB:-xfs_db}
 XFS_REPAIR=${XFS_REPAIR:-xfs_repair}
 need_tool "$XFS_DB"
@@ -102,6 +105,14 @@ for name in $cases; do
 	cmp -s "$SCR/t.img" "$SCR/r.img" || bad "$name: the applied plan differs from repair -o: $(cmp "$SCR/t.img" "$SCR/r.img" 2>&1 | head -n 1)"
 	cmp -s "$SCR/t.img" "$SCR/c.img" && bad "$name: apply changed nothing"
 	"$XFS_REPAIR" -n "$SCR/t.img" < /dev/null > /dev/null 2>&1 || bad "$name: xfs_repair -n finds the applied image unclean"
+	if "$X" show-plan "$SCR/p.plan" --xml "$SCR/p.xml" > /dev/null &&
+	   "$X" show-plan "$SCR/u.undo" --xml "$SCR/u.xml" > /dev/null; then
+		xmllint --noout --schema "$top_srcdir/doc/plan-index.xsd" "$SCR/p.xml" "$SCR/u.xml" \
+			> "$SCR/xsd.out" 2>&1 ||
+			bad "$name: an index does not validate against doc/plan-index.xsd: $(grep -v validates "$SCR/xsd.out" | head -n 3)"
+	else
+		bad "$name: show-plan --xml fails on the plan or the undo file"
+	fi
 	"$X" undo "$SCR/u.undo" "$SCR/t.img" > "$SCR/undo.out" 2>&1
 	rc=$?
 	[ $rc -eq 0 ] || bad "$name: undo exits $rc: $(cat "$SCR/undo.out")"
