@@ -43,6 +43,27 @@ size_t xfmt_bmap_extents_capacity(size_t forksize)
 	return forksize / XFMT_BMBT_REC_LEN;
 }
 
+size_t xfmt_bmap_extents_sound_prefix(const uint8_t *fork, size_t forksize, bool realtime,
+				      const struct xfmt_geom *g)
+{
+	size_t n = fork ? xfmt_bmap_extents_capacity(forksize) : 0, i;
+	uint64_t next = 0, maxoff = xfmt_bmap_max_fileoff(g);
+
+	for (i = 0; i < n; i++) {
+		struct xfmt_bmbt_rec r;
+
+		xfmt_bmbt_rec_decode(fork + i * XFMT_BMBT_REC_LEN, &r);
+		if (r.blockcount == 0 || r.startoff < next || r.startoff > maxoff ||
+		    r.blockcount > maxoff - r.startoff)
+			break;
+		if (!realtime && (!xfmt_geom_fsb_valid(g, r.startblock) ||
+				  !xfmt_geom_fsb_valid(g, r.startblock + r.blockcount - 1)))
+			break;
+		next = r.startoff + r.blockcount;
+	}
+	return i;
+}
+
 size_t xfmt_bmap_extents_decode(const uint8_t *fork, size_t forksize, uint64_t nextents,
 				struct xfmt_bmbt_rec *out, size_t cap)
 {

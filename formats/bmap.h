@@ -81,6 +81,19 @@ size_t xfmt_bmap_extents_decode(const uint8_t *fork, size_t forksize, uint64_t n
 				struct xfmt_bmbt_rec *out, size_t cap);
 
 /*
+ * How many of the leading records of an EXTENTS fork (at most what
+ * forksize holds) look like real mappings: each maps at least one block,
+ * starts at or after the end of the one before, ends below the largest file
+ * offset and, unless the fork maps realtime extents, lies in the data
+ * device.  When the count of a fork overflows the fork, the records up to
+ * the first that fails are what the count should say: the rest of the fork
+ * was never written (xfs_repair resets such a count to 0 and loses the
+ * file's blocks).
+ */
+size_t xfmt_bmap_extents_sound_prefix(const uint8_t *fork, size_t forksize, bool realtime,
+				      const struct xfmt_geom *g);
+
+/*
  * Verify an EXTENTS fork: each record that fits (at most nextents) goes
  * through a struct xfmt_bmap_check (rules below).  A nextents larger than
  * the fork can hold is left to xfmt_dinode_verify (inoBadNextents); only

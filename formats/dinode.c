@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "formats/bmap.h"
 #include "formats/btree.h"
 #include "formats/btrec.h"
 #include "formats/crc32c.h"
@@ -172,7 +173,8 @@ static bool mode_type_valid(uint16_t mode)
 }
 
 /* Checks of one fork's format and extent count (xfs_dinode_verify_fork). */
-static unsigned verify_fork(const uint8_t *buf, const struct xfmt_dinode *d, int whichfork,
+static unsigned verify_fork(const uint8_t *buf, const struct xfmt_dinode *d,
+			    const struct xfmt_geom *g, int whichfork,
 			    const struct xprob_sink *sink)
 {
 	bool data = whichfork == 0;
@@ -227,9 +229,18 @@ static unsigned verify_fork(const uint8_t *buf, const struct xfmt_dinode *d, int
 						      cnt_off, 0, nexts);
 		break;
 	case XFS_DINODE_FMT_EXTENTS:
-		if (nexts > maxext)
-			n += (unsigned)xprob_emit_obs(sink, XP_inoBadNextents, cnt_name,
-						      cnt_off, nexts);
+		if (nexts > maxext) {
+			/* The sound records at the fork's start say what the count was. */
+			size_t sound = xfmt_bmap_extents_sound_prefix(
+				fork, fsize, data && (d->flags & XFS_DIFLAG_REALTIME), g);
+
+			if (sound)
+				n += (unsigned)xprob_emit_val(sink, XP_inoBadNextents, cnt_name,
+							      cnt_off, sound, nexts);
+			else
+				n += (unsigned)xprob_emit_obs(sink, XP_inoBadNextents, cnt_name,
+							      cnt_off, nexts);
+		}
 		break;
 	case XFS_DINODE_FMT_BTREE: {
 		uint16_t level = 0, numrecs = 0;
@@ -514,7 +525,7 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 	if (!mode_type_valid(d->mode)) {
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadMode, "core.mode", DI_MODE, d->mode);
 	} else if (type == XFMT_S_IFREG || type == XFMT_S_IFDIR || type == XFMT_S_IFLNK) {
-		n += verify_fork(buf, d, 0, sink);
+		n += verify_fork(buf, d, g, 0, sink);
 	} else if (d->format != XFS_DINODE_FMT_DEV) {
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadFormat, "core.format", DI_FORMAT,
 					      d->format);
@@ -525,7 +536,7 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 	}
 
 	if (d->forkoff) {
-		n += verify_fork(buf, d, 1, sink);
+		n += verify_fork(buf, d, g, 1, sink);
 	} else {
 		/* No attr fork: aformat EXTENTS and no extents.  The kernel also
 		 * reads 0 (a core never written in use), but every in-use core it

@@ -125,8 +125,11 @@ struct verdict {
 	bool     fix_times;      /* legacy nanoseconds out of range */
 	bool     tidy_core;      /* version byte or di_onlink the verifier refuses */
 	bool     zero_size;      /* a device, FIFO or socket with a size */
-	bool     zero_nextents;  /* an extent count beside a device or inline data */
-	bool     zero_anextents; /* an attr extent count beside inline attributes */
+	bool     set_nextents;   /* an extent count that cannot be: 0 beside a device or
+				  * inline data, the sound records of an overflowing fork */
+	uint64_t nextents;
+	bool     set_anextents;  /* the same for the attribute fork */
+	uint64_t anextents;
 	bool     fix_symlink;    /* remote symlink headers written anew (target kept) */
 	uint64_t nblocks_floor;  /* the verifier's lower bound on nblocks, 0 = none */
 	bool     fix_root_keys;  /* bmbt root keys set to their children's first keys */
@@ -165,12 +168,16 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 		v->zero_size = true;
 		return;
 	}
-	if (f->p.code == XP_inoBadNextents && f->p.field && (f->p.has & XPROB_HAS_EXPECTED) &&
-	    f->p.expected == 0) {
-		if (!strcmp(f->p.field, "core.nextents"))
-			v->zero_nextents = true;
-		else
-			v->zero_anextents = true;
+	/* A count the verifier can say the truth of: 0 beside a device or
+	 * inline data, the sound records of a fork the count overflows. */
+	if (f->p.code == XP_inoBadNextents && f->p.field && (f->p.has & XPROB_HAS_EXPECTED)) {
+		if (!strcmp(f->p.field, "core.nextents")) {
+			v->set_nextents = true;
+			v->nextents = f->p.expected;
+		} else {
+			v->set_anextents = true;
+			v->anextents = f->p.expected;
+		}
 		return;
 	}
 	/* An attribute fork whose format or count is impossible: the fork
@@ -551,7 +558,8 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 				v->fix_times ? " timestamps mended;" : "",
 				v->tidy_core ? " version and onlink set as the filesystem writes them;" : "",
 				v->zero_size ? " size set to 0;" : "",
-				v->zero_nextents || v->zero_anextents ? " extent count set to 0;" : "",
+				v->set_nextents || v->set_anextents ? " extent count set to what the fork "
+								     "holds;" : "",
 				v->drop_attr ? " damaged attribute fork emptied;" : "",
 				v->set_nblocks ? " block count recomputed;" : "",
 				v->set_nlink ? " link count set to its names;" : "",
@@ -606,14 +614,14 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		fix_root_keys(rp, buf, &d);
 	if (v->zero_size)
 		xfmt_dinode_put_size(buf, 0);
-	if (v->zero_nextents)
-		xfmt_dinode_put_nextents(buf, &d, 0);
-	if (v->zero_anextents && !v->drop_attr)
-		xfmt_dinode_put_anextents(buf, &d, 0);
+	if (v->set_nextents)
+		xfmt_dinode_put_nextents(buf, &d, v->nextents);
+	if (v->set_anextents && !v->drop_attr)
+		xfmt_dinode_put_anextents(buf, &d, (uint32_t)v->anextents);
 	/* Only block checksums to fix: the inode itself stays as it is. */
 	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
 	    v->fix_magic || v->set_reflink || v->zero_pads || v->fix_flags || v->fix_times ||
-	    v->tidy_core || v->zero_size || v->zero_nextents || v->zero_anextents ||
+	    v->tidy_core || v->zero_size || v->set_nextents || v->set_anextents ||
 	    v->fix_root_keys) {
 		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 		rc = rp_write_inode(rp, action, ino, buf);
@@ -698,8 +706,8 @@ int rp_plan_inodes(struct xr_rp *rp)
 			vd.clear = true;
 		/* The floor stands only where no real count and no bad extent
 		 * count says otherwise. */
-		if (vd.nblocks_floor && !vd.set_nblocks && !vd.drop_attr && !vd.zero_nextents &&
-		    !vd.zero_anextents) {
+		if (vd.nblocks_floor && !vd.set_nblocks && !vd.drop_attr && !vd.set_nextents &&
+		    !vd.set_anextents) {
 			vd.set_nblocks = true;
 			vd.nblocks = vd.nblocks_floor;
 		}
@@ -718,7 +726,7 @@ int rp_plan_inodes(struct xr_rp *rp)
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
 			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads ||
 			 vd.fix_flags || vd.fix_times || vd.tidy_core || vd.zero_size ||
-			 vd.zero_nextents || vd.zero_anextents || vd.fix_symlink || vd.fix_root_keys)
+			 vd.set_nextents || vd.set_anextents || vd.fix_symlink || vd.fix_root_keys)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;
 	}

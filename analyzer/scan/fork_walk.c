@@ -277,6 +277,7 @@ int xa_fork_walk(struct xa_ctx *ctx, uint64_t ino, const uint8_t *inode,
 	const uint8_t *fork;
 	size_t size = 0;
 	int format = whichfork == XA_ATTR_FORK ? d->aformat : d->format;
+	bool overflow = false;  /* a count larger than the fork holds */
 
 	memset(res, 0, sizeof(*res));
 	res->complete = true;
@@ -304,10 +305,14 @@ int xa_fork_walk(struct xa_ctx *ctx, uint64_t ino, const uint8_t *inode,
 	if (format == XFS_DINODE_FMT_EXTENTS) {
 		uint64_t count = whichfork == XA_ATTR_FORK ? d->anextents : d->nextents;
 
-		/* The inode verifier reports a count that overflows the fork. */
+		/* The inode verifier reports a count that overflows the fork; the
+		 * mappings are the sound records at its start (what the count
+		 * should say), not every slot the fork has room for. */
 		if (count > size / 16) {
-			count = size / 16;
-			res->complete = false;
+			count = xfmt_bmap_extents_sound_prefix(
+				fork, size, whichfork != XA_ATTR_FORK && (d->flags & XFS_DIFLAG_REALTIME),
+				&ctx->geom);
+			overflow = true;
 		}
 		for (uint64_t i = 0; i < count && !w.err; i++)
 			fw_record(&w, XFS_NULLFSBLOCK, fork + i * 16, (unsigned)i);
@@ -316,7 +321,7 @@ int xa_fork_walk(struct xa_ctx *ctx, uint64_t ino, const uint8_t *inode,
 	}
 	/* The count the inode claims against the mappings found, when all were
 	 * found (a broken tree is reported where it broke). */
-	if (!w.err && res->complete) {
+	if (!w.err && res->complete && !overflow) {
 		struct xa_loc_sink ls;
 
 		fw_loc(&w, XFS_NULLFSBLOCK, &ls);
