@@ -86,7 +86,10 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_
 				const struct xfmt_dinode *d)
 {
 	uint16_t type = d->mode & XFMT_S_IFMT;
-	uint16_t flags = d->flags & XFS_DIFLAG_ANY;
+	/* The bits this inode may carry at all come first: a realtime flag
+	 * without a realtime device goes before it can rule out the flags2
+	 * bits (reflink, CoW hint) a data-device file may have. */
+	uint16_t flags = d->flags & XFS_DIFLAG_ANY & xfmt_dinode_flags_allowed(g, ino, d->mode);
 	uint64_t flags2 = d->flags2;
 	uint32_t extsize = d->extsize, cowext = d->cowextsize;
 	bool rt = flags & XFS_DIFLAG_REALTIME, changed;
@@ -118,7 +121,6 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_
 			cowext = 0;
 		}
 	}
-	flags &= xfmt_dinode_flags_allowed(g, ino, d->mode);
 	changed = flags != d->flags || extsize != d->extsize;
 	xfmt_put_be16(buf + DI_FLAGS, flags);
 	xfmt_put_be32(buf + DI_EXTSIZE, extsize);
