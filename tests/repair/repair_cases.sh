@@ -20,7 +20,8 @@
 #       inode numbers);
 #     - keep at least as many files at their original paths as xfs_repair;
 #       for a case flagged `reach`, also at least as many files reachable
-#       (at their paths or in lost+found).
+#       (at their paths or in lost+found); for a case flagged `whole`, every
+#       file at its path with its content (none in lost+found, none lost).
 #   xfs_repair, for comparison: plain `xfs_repair` on another copy of C
 #     (again with -L when it asks for the log to be zeroed), judged as clean
 #     or not the same way (xfs_repair -n, xfsrecon check, mount).
@@ -88,7 +89,7 @@ bad=$(cut -d '|' -f 1 "$TMPD/all" | sort | uniq -d | head -n 3 | tr '\n' ' ')
 bad=$(cut -d '|' -f 1 "$TMPD/all" | grep -v -x '[a-z0-9][a-z0-9.-]*' | head -n 3 | tr '\n' ' ')
 [ -z "$bad" ] || fail "case names must be [a-z0-9.-]: $bad"
 bad=$(awk -F '|' '{ n = split($4, w, / +/)
-	for (i = 1; i <= n; i++) if (w[i] != "" && w[i] != "todo" && w[i] != "silent" && w[i] != "reach") print $1 ": " w[i]
+	for (i = 1; i <= n; i++) if (w[i] != "" && w[i] != "todo" && w[i] != "silent" && w[i] != "reach" && w[i] != "whole") print $1 ": " w[i]
 	if ((" " $4 " ") ~ / silent / && $5 ~ /^[ \t]*$/) print $1 ": silent without a reason" }' "$TMPD/all" | head -n 3)
 [ -z "$bad" ] || fail "bad flags in the case table: $bad"
 for name in $(cut -d '|' -f 2 "$TMPD/all" | sort -u); do
@@ -365,6 +366,17 @@ run_case() {
 	if [ "$1" != - ] && [ "$4" != - ] && [ "$1" -lt "$4" ]; then
 		problems="${problems}$1 files preserved at their paths, xfs_repair preserves $4; "
 	fi
+	# whole: every file kept at its path with its content (damage a repair
+	# can undo entirely); needs the counts, so the kernel's mount
+	case " $flags " in
+	*" whole "*)
+		if [ "$1" = - ]; then
+			problems="${problems}no file counts to prove every file kept (a flagged whole case needs a mountable image); "
+		elif [ "$2" -ne 0 ] || [ "$3" -ne 0 ]; then
+			problems="${problems}not every file kept: $2 in lost+found, $3 lost; "
+		fi
+		;;
+	esac
 	# reach: as many files reachable (at their paths or in lost+found)
 	case " $flags " in
 	*" reach "*)
