@@ -73,6 +73,36 @@ static int sf_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_
 	return 0;
 }
 
+int xa_dirent_list_add(void *arg, const struct xfmt_dirent *de)
+{
+	struct xa_dirent_list *l = arg;
+	struct xa_dirent_copy *c;
+
+	if (xfmt_dir2_name_dots(de->name, de->namelen))
+		return 0;
+	if (l->n == l->cap) {
+		size_t ncap = l->cap ? l->cap * 2 : 32;
+		struct xa_dirent_copy *nv = realloc(l->v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return XERR_NOMEM;
+		l->v = nv;
+		l->cap = ncap;
+	}
+	c = &l->v[l->n++];
+	c->ino = de->ino;
+	c->ftype = de->ftype;
+	c->namelen = de->namelen;
+	memcpy(c->name, de->name, de->namelen);
+	return 0;
+}
+
+void xa_dirent_list_release(struct xa_dirent_list *l)
+{
+	free(l->v);
+	*l = (struct xa_dirent_list){ 0 };
+}
+
 int xa_dir_read_block(struct xa_ctx *ctx, const struct xa_extents *ex, uint64_t da,
 		      uint8_t *blk, uint64_t *byte, struct xa_u64set *seen)
 {

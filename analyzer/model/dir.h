@@ -36,6 +36,30 @@ int xa_dir_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_loc
 struct xa_extents;
 struct xa_u64set;
 
+/* One live entry copied out of a directory block, its name with it. */
+struct xa_dirent_copy {
+	uint64_t ino;
+	uint8_t  ftype;
+	uint8_t  namelen;
+	uint8_t  name[256];
+};
+
+/* The entries of one directory, as xa_dirent_list_add collects them. */
+struct xa_dirent_list {
+	struct xa_dirent_copy *v;
+	size_t                 n, cap;
+};
+
+/*
+ * An xa_dirent_fn for xa_dir_iterate: appends the entry to the
+ * struct xa_dirent_list at arg, "." and ".." left out.  XERR_NOMEM when
+ * memory runs out (the walk stops).
+ */
+int xa_dirent_list_add(void *arg, const struct xfmt_dirent *de);
+
+/* Free what a list holds; it is empty again. */
+void xa_dirent_list_release(struct xa_dirent_list *l);
+
 /* xa_dir_read_block: one of the block's filesystem blocks was read already. */
 #define XA_DIRBLOCK_SEEN 1
 

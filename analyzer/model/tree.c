@@ -29,44 +29,9 @@
 
 #define XA_TREE_MAX_DEPTH 4096u
 
-struct ent {
-	uint64_t ino;
-	uint8_t  ftype;
-	uint8_t  namelen;
-	uint8_t  name[256];
-};
-
-struct entlist {
-	struct ent *v;
-	size_t      n, cap;
-};
-
-static int collect(void *arg, const struct xfmt_dirent *de)
-{
-	struct entlist *l = arg;
-
-	if (xfmt_dir2_name_dots(de->name, de->namelen))
-		return 0;
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 32;
-		struct ent *n = realloc(l->v, ncap * sizeof(*n));
-
-		if (!n)
-			return XERR_NOMEM;
-		l->v = n;
-		l->cap = ncap;
-	}
-	l->v[l->n].ino = de->ino;
-	l->v[l->n].ftype = de->ftype;
-	l->v[l->n].namelen = de->namelen;
-	memcpy(l->v[l->n].name, de->name, de->namelen);
-	l->n++;
-	return 0;
-}
-
 static int ent_cmp(const void *a, const void *b)
 {
-	const struct ent *x = a, *y = b;
+	const struct xa_dirent_copy *x = a, *y = b;
 	size_t n = x->namelen < y->namelen ? x->namelen : y->namelen;
 	int c = memcmp(x->name, y->name, n);
 
@@ -231,7 +196,7 @@ static int visit_dir(struct xa_ctx *ctx, struct xa_tree_walker *w, size_t fi,
 		     struct xa_u64set *seen, bool recursive, xa_tree_fn fn, void *arg, FILE *err,
 		     bool *incomplete)
 {
-	struct entlist l = { 0 };
+	struct xa_dirent_list l = { 0 };
 	struct xa_inode dir;
 	bool complete = true;
 	size_t first_push = w->nst;
@@ -249,7 +214,7 @@ static int visit_dir(struct xa_ctx *ctx, struct xa_tree_walker *w, size_t fi,
 		*incomplete = true;
 		return rc == XERR_NOMEM ? rc : 0;
 	}
-	rc = xa_dir_iterate(ctx, &dir, NULL, collect, &l, &complete);
+	rc = xa_dir_iterate(ctx, &dir, NULL, xa_dirent_list_add, &l, &complete);
 	xa_inode_release(&dir);
 	if (!complete) {
 		fprintf(err, "xfsrecon: %s: directory inode %" PRIu64 " could not be read completely\n",
@@ -299,7 +264,7 @@ static int visit_dir(struct xa_ctx *ctx, struct xa_tree_walker *w, size_t fi,
 		buf_cut(&w->disp, dbase);
 		buf_cut(&w->raw, rbase);
 	}
-	free(l.v);
+	xa_dirent_list_release(&l);
 	/* Reverse what this directory stacked so it pops in name order. */
 	for (size_t a = first_push, b = w->nst; b > a + 1; a++, b--) {
 		size_t t = w->stack[a];

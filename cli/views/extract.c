@@ -550,38 +550,6 @@ static void extract_special(struct xstate *x, int dirfd, const char *name, const
 	(void)utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW);
 }
 
-struct entlist {
-	struct xfmt_dirent *v;
-	uint8_t           (*names)[256];
-	size_t              n, cap;
-};
-
-static int collect(void *arg, const struct xfmt_dirent *de)
-{
-	struct entlist *l = arg;
-
-	if (xfmt_dir2_name_dots(de->name, de->namelen))
-		return 0;
-	if (l->n == l->cap) {
-		size_t ncap = l->cap ? l->cap * 2 : 32;
-		struct xfmt_dirent *nv = realloc(l->v, ncap * sizeof(*nv));
-		uint8_t (*nn)[256];
-
-		if (!nv)
-			return XERR_NOMEM;
-		l->v = nv;
-		nn = realloc(l->names, ncap * sizeof(*nn));
-		if (!nn)
-			return XERR_NOMEM;
-		l->names = nn;
-		l->cap = ncap;
-	}
-	l->v[l->n] = *de;
-	memcpy(l->names[l->n], de->name, de->namelen);
-	l->n++;
-	return 0;
-}
-
 /* Append "/" and name to the current path; false when memory runs out. */
 static bool path_push(struct xstate *x, const char *name)
 {
@@ -607,7 +575,7 @@ static bool path_push(struct xstate *x, const char *name)
 
 static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, unsigned depth)
 {
-	struct entlist l = { 0 };
+	struct xa_dirent_list l = { 0 };
 	struct xa_inode dir;
 	bool complete = true;
 	int rc;
@@ -624,7 +592,7 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, unsigned dept
 		x->st->skipped++;
 		return;
 	}
-	rc = xa_dir_iterate(x->ctx, &dir, NULL, collect, &l, &complete);
+	rc = xa_dir_iterate(x->ctx, &dir, NULL, xa_dirent_list_add, &l, &complete);
 	xa_inode_release(&dir);
 	if (rc) {
 		x->rc = rc;
@@ -639,7 +607,7 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, unsigned dept
 		struct xa_inode ip;
 		unsigned type;
 
-		if (host_name(l.names[i], l.v[i].namelen, name, sizeof(name)) != 0) {
+		if (host_name(l.v[i].name, l.v[i].namelen, name, sizeof(name)) != 0) {
 			x->st->skipped++;
 			continue;
 		}
@@ -702,8 +670,7 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, unsigned dept
 		progress(x);
 	}
 out:
-	free(l.v);
-	free(l.names);
+	xa_dirent_list_release(&l);
 }
 
 int xa_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xa_extract_opts *o,
