@@ -33,8 +33,10 @@
 #   bitflip-200    one bit flipped in each of 200 metadata blocks (all of
 #                  them when there are fewer), blocks and bits by the seed
 #   dir-chunk      the inode chunk holding most directory inodes zeroed (the
-#                  root's chunk only when no other holds a directory); only
-#                  the chunk's blocks that hold inodes (sparse chunks)
+#                  root's chunk only when no other will do); of those, the
+#                  first whose blocks are on disk (a chunk a dirty log
+#                  allocated lives only in the log); only the chunk's blocks
+#                  that hold inodes (sparse chunks)
 #   inobt-half     half of the blocks (rounded up) of every inode btree
 #                  (inobt and finobt of every AG) zeroed, picked by the seed
 #   log-zero       the log zeroed, on images whose log is dirty (xfs_repair
@@ -259,30 +261,30 @@ d_bitflip_200() {
 }
 
 d_dir_chunk() {
-	# chunk of an inode: AG and the chunk's first AG inode number
-	_pick=$(awk -F '\t' -v ib="$((g_agblklog + g_inopblog))" -v r="$g_rootino" '
+	# chunks of directory inodes, most directories first: "COUNT AG FIRST-AG-INODE";
+	# the root's chunk last
+	awk -F '\t' -v ib="$((g_agblklog + g_inopblog))" -v r="$g_rootino" '
 		function key(i,    ag, agi) { ag = int(i / 2 ^ ib); agi = i - ag * 2 ^ ib; return ag " " (agi - agi % 64) }
 		$2 == "d" { n[key($1)]++ }
 		END {
 			rk = key(r); n[rk]++
-			best = ""
-			for (k in n) {
-				if (k == rk) continue
-				if (best == "" || n[k] > n[best] || (n[k] == n[best] && k < best)) best = k
-			}
-			if (best == "") best = rk
-			print best, n[best]
-		}' "$b.body")
-	# AG, first AG inode, directories: three words
-	# shellcheck disable=SC2086
-	set -- "$1" $_pick
+			for (k in n) print (k == rk), n[k], k
+		}' "$b.body" | sort -k1,1n -k2,2nr -k3,3n -k4,4n | cut -d ' ' -f 2- > "$w/chunks"
 	_ipb=$((1 << g_inopblog))
-	_first=$(($3 / _ipb))
-	_last=$((($3 + 63) / _ipb))
-	_n=$(awk -v a="$2" -v f="$_first" -v l="$_last" '$1 == a && $2 >= f && $2 <= l && $3 == "inode"' "$b.use" |
-		zero_blocks "$1") || return 1
-	[ "$_n" -gt 0 ] || { echo "no inode blocks found for the chunk at AG $2 inode $3"; return 1; }
-	echo "AG $2 inode chunk at AG inode $3 ($4 directories): $_n blocks zeroed"
+	# the first whose inode blocks are on disk: a chunk a dirty log
+	# allocated exists only in the log, and zeroing its place proves nothing
+	while read -r _dirs _ag _agino; do
+		_first=$((_agino / _ipb))
+		_last=$(((_agino + 63) / _ipb))
+		awk -v a="$_ag" -v f="$_first" -v l="$_last" '$1 == a && $2 >= f && $2 <= l && $3 == "inode"' \
+			"$b.use" > "$w/chunk.blocks"
+		[ -s "$w/chunk.blocks" ] || continue
+		_n=$(zero_blocks "$1" < "$w/chunk.blocks") || return 1
+		echo "AG $_ag inode chunk at AG inode $_agino ($_dirs directories): $_n blocks zeroed"
+		return 0
+	done < "$w/chunks"
+	echo "no chunk of directory inodes has its inode blocks on disk"
+	return 1
 }
 
 d_inobt_half() {
