@@ -49,6 +49,7 @@ struct ns_dir {
 	size_t   first, n;   /* its entries in ns.ents */
 	bool     rewrite;
 	uint32_t subdirs;    /* kept entries naming directories */
+	uint32_t corrected;  /* entries whose inode number lost one bit, put back */
 };
 
 struct ns {
@@ -278,6 +279,69 @@ static int cmp_ent_name(const void *x, const void *y)
 	if (a->namelen != b->namelen)
 		return a->namelen < b->namelen ? -1 : 1;
 	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
+/*
+ * An entry whose inode number names no live inode, but one bit away from
+ * exactly one live inode that lacks a name: the file the entry named,
+ * its number hit by a flipped bit (a dead sector or a bad bus does this).
+ * The evidence is the pair: the entry's file type is the inode's, and the
+ * inode has fewer names than links (a directory: none at all; its one
+ * name is this one).  Anything less, or two candidates, and the entry is
+ * dropped as before.  Each inode takes at most as many corrected entries
+ * as it lacks names.
+ */
+static int correct_flipped_entries(struct ns *ns)
+{
+	const struct xfmt_geom *g = &ns->ctx->geom;
+	uint32_t *names = calloc(ns->ctx->nirecs ? ns->ctx->nirecs : 1, sizeof(*names));
+
+	if (!names)
+		return XERR_NOMEM;
+	for (size_t k = 0; k < ns->nents; k++) {
+		size_t t = live(ns, ns->ents[k].ino);
+
+		if (t != NONE && names[t] < UINT32_MAX)
+			names[t]++;
+	}
+	for (size_t di = 0; di < ns->ndirs; di++) {
+		struct ns_dir *d = &ns->dirs[di];
+
+		for (size_t k = d->first; k < d->first + d->n; k++) {
+			struct ns_ent *e = &ns->ents[k];
+			uint64_t found = 0;
+			size_t ft = NONE;
+			unsigned n = 0;
+
+			if (live(ns, e->ino) != NONE || !xfmt_dir2_name_ok(ent_name(ns, e), e->namelen))
+				continue;
+			for (unsigned b = 0; b < 64 && n < 2; b++) {
+				uint64_t c = e->ino ^ (1ull << b);
+				size_t t;
+				const struct xa_irec *r;
+
+				if (!xfmt_dir2_ino_ok(g, c) || (t = live(ns, c)) == NONE ||
+				    rp_is_metadata_inode(ns->ctx, c) || c == ns->ctx->sb.rootino)
+					continue;
+				r = &ns->ctx->irecs[t];
+				if (xfmt_geom_has_ftype(g) && e->ftype != xfmt_dir3_ftype_from_mode(r->mode))
+					continue;
+				if (is_dir(r->mode) ? names[t] != 0 : r->nlink <= names[t])
+					continue;
+				found = c;
+				ft = t;
+				n++;
+			}
+			if (n != 1)
+				continue;
+			e->ino = found;
+			names[ft]++;
+			d->corrected++;
+			d->rewrite = true;
+		}
+	}
+	free(names);
+	return 0;
 }
 
 /* Drop entries that cannot stay: bad names, duplicates, dead targets. */
@@ -907,6 +971,15 @@ static int plan_writes(struct ns *ns)
 						"lost+found (inode %" PRIu64 ") written with %zu orphans "
 						"linked in", d->ino, ns->norphans);
 			lf_action = action;
+		} else if (d->corrected) {
+			/* Inferred, not read: the report says so. */
+			action = xr_plan_action(rp->plan, XR_ACT_REWRITE_DIRECTORY,
+						xfmt_geom_ino_agno(&ctx->geom, d->ino), d->ino,
+						"directory %" PRIu64 " rewritten from the entries it still "
+						"holds; the inode numbers of %" PRIu32 " entries corrected "
+						"by one bit (inferred: each named no inode, and the one a "
+						"bit away has the entry's type and lacked a name)",
+						d->ino, d->corrected);
 		} else {
 			action = xr_plan_action(rp->plan, XR_ACT_REWRITE_DIRECTORY,
 						xfmt_geom_ino_agno(&ctx->geom, d->ino), d->ino,
@@ -1239,6 +1312,8 @@ again:
 	for (size_t i = 0; i < ctx->nirecs; i++)
 		ns.dir_of[i] = NONE;
 	rc = collect_dirs(&ns);
+	if (!rc)
+		rc = correct_flipped_entries(&ns);
 	if (!rc)
 		rc = filter_entries(&ns);
 	if (!rc && !retried) {
