@@ -80,7 +80,8 @@
 # fails, 2 on a setup error.  Needs root (loop mounts) and xfsprogs; a case
 # takes 1-10 s in a plain build, the whole run minutes: not part of `make check`.
 #
-# Environment: XFSRECON (default: an ASan+UBSan build, see sweep-lib.sh),
+# Environment: REGION_KEEP=DIR keeps the damaged copy of every case there
+# (DIR/KEY.damaged.img); XFSRECON (default: an ASan+UBSan build, see sweep-lib.sh),
 # XFS_DB, XFS_REPAIR.
 # The g_ variables (the geometry) are set by eval of geometry's output.
 # shellcheck disable=SC2154
@@ -460,6 +461,10 @@ run_case() {
 		"$xr_fix" "$theirs_xrn" "$theirs_ck" "$theirs_mnt" "$theirs_at" "$theirs_reach" \
 		"$theirs_below" "$total" "$damage" > "$res.tmp"
 	mv "$res.tmp" "$res"
+	# REGION_KEEP: the damaged copy of each case, to study it
+	if [ -n "${REGION_KEEP:-}" ]; then
+		mkdir -p "$REGION_KEEP" && cp --sparse=always "$w/c.img" "$REGION_KEEP/$key.damaged.img"
+	fi
 	rm -rf "$w"
 }
 
