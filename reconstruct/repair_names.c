@@ -282,7 +282,8 @@ static int cmp_ent_name(const void *x, const void *y)
 }
 
 /*
- * An entry whose inode number names no live inode, but one bit away from
+ * An entry whose inode number names no live inode (or, where entries
+ * carry a file type, a live inode of another type), but one bit away from
  * exactly one live inode that lacks a name: the file the entry named,
  * its number hit by a flipped bit (a dead sector or a bad bus does this).
  * The evidence is the pair: the entry's file type is the inode's, and the
@@ -309,11 +310,16 @@ static int correct_flipped_entries(struct ns *ns)
 
 		for (size_t k = d->first; k < d->first + d->n; k++) {
 			struct ns_ent *e = &ns->ents[k];
+			size_t was = live(ns, e->ino), ft = NONE;
 			uint64_t found = 0;
-			size_t ft = NONE;
 			unsigned n = 0;
 
-			if (live(ns, e->ino) != NONE || !xfmt_dir2_name_ok(ent_name(ns, e), e->namelen))
+			/* a live target of another type than the entry says is as
+			 * dead to the entry (a flip landed on a real inode) */
+			if ((was != NONE && (!xfmt_geom_has_ftype(g) ||
+					     e->ftype == xfmt_dir3_ftype_from_mode(
+							 ns->ctx->irecs[was].mode))) ||
+			    !xfmt_dir2_name_ok(ent_name(ns, e), e->namelen))
 				continue;
 			for (unsigned b = 0; b < 64 && n < 2; b++) {
 				uint64_t c = e->ino ^ (1ull << b);
@@ -336,6 +342,8 @@ static int correct_flipped_entries(struct ns *ns)
 				continue;
 			e->ino = found;
 			names[ft]++;
+			if (was != NONE && names[was])
+				names[was]--;
 			d->corrected++;
 			d->rewrite = true;
 		}
@@ -977,8 +985,9 @@ static int plan_writes(struct ns *ns)
 						xfmt_geom_ino_agno(&ctx->geom, d->ino), d->ino,
 						"directory %" PRIu64 " rewritten from the entries it still "
 						"holds; the inode numbers of %" PRIu32 " entries corrected "
-						"by one bit (inferred: each named no inode, and the one a "
-						"bit away has the entry's type and lacked a name)",
+						"by one bit (inferred: each named no inode or one of "
+						"another type, and the one a bit away has the entry's type "
+						"and lacked a name)",
 						d->ino, d->corrected);
 		} else {
 			action = xr_plan_action(rp->plan, XR_ACT_REWRITE_DIRECTORY,
