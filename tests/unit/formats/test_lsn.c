@@ -35,10 +35,13 @@ static void test_ahead(void **state)
 	assert_true(xfmt_lsn_ahead(head, head));
 	assert_false(xfmt_lsn_ahead(xfmt_lsn_make(1, 48), head));
 	assert_false(xfmt_lsn_ahead(0, head));
-	/* never ahead: NULLCOMMITLSN, a negative cycle or block */
+	/* never ahead: NULLCOMMITLSN, a negative cycle, a negative block of the same cycle */
 	assert_false(xfmt_lsn_ahead(XFMT_NULLCOMMITLSN, head));
 	assert_false(xfmt_lsn_ahead(xfmt_lsn_make(0x80000001u, 0), head));
 	assert_false(xfmt_lsn_ahead(xfmt_lsn_make(1, 0x80000000u), head));
+	/* a later cycle is ahead whatever its block says: xfs_repair -n,
+	 * "Maximum metadata LSN (2:-16) is ahead of log (1:13810)" */
+	assert_true(xfmt_lsn_ahead(xfmt_lsn_make(2, 0xfffffff0u), xfmt_lsn_make(1, 13810)));
 	assert_false(xfmt_lsn_ahead(xfmt_lsn_make(5, 0), XFMT_NULLCOMMITLSN));
 }
 
@@ -55,6 +58,8 @@ static void test_later(void **state)
 	assert_int_equal(xfmt_lsn_later(xfmt_lsn_make(3, 0), XFMT_NULLCOMMITLSN),
 			 xfmt_lsn_make(3, 0));
 	assert_int_equal(xfmt_lsn_later(XFMT_NULLCOMMITLSN, XFMT_NULLCOMMITLSN), 0);
+	assert_int_equal(xfmt_lsn_later(xfmt_lsn_make(1, 9), xfmt_lsn_make(2, 0xfffffff0u)),
+			 xfmt_lsn_make(2, 0xfffffff0u));
 }
 
 static void test_meta_lsn(void **state)
