@@ -88,7 +88,11 @@ int xfmt_dinode_decode(const uint8_t *buf, size_t len, const struct xfmt_geom *g
 		out->ino = xfmt_get_be64(buf + DI_INO);
 		memcpy(out->uuid, buf + DI_UUID, 16);
 		out->bigtime = (out->flags2 & XFS_DIFLAG2_BIGTIME) != 0;
-		out->nrext64 = (out->flags2 & XFS_DIFLAG2_NREXT64) != 0;
+		/* The large counter layout only where the filesystem has it:
+		 * no kernel writes it elsewhere, so a stray flag is the fault
+		 * (reported by the verifier) and the counters are where the
+		 * filesystem keeps them. */
+		out->nrext64 = (out->flags2 & XFS_DIFLAG2_NREXT64) && xfmt_geom_has_nrext64(g);
 	} else {
 		out->flushiter = xfmt_get_be16(buf + DI_FLUSHITER);
 	}
@@ -347,7 +351,7 @@ static unsigned verify_v3_flags(const uint8_t *buf, const struct xfmt_geom *g,
 		BAD_FLAGS2();
 	if ((d->flags2 & XFS_DIFLAG2_DAX) && type != XFMT_S_IFREG && type != XFMT_S_IFDIR)
 		BAD_FLAGS2();
-	if (d->nrext64 && !xfmt_geom_has_nrext64(g))
+	if ((d->flags2 & XFS_DIFLAG2_NREXT64) && !xfmt_geom_has_nrext64(g))
 		BAD_FLAGS2();
 #undef BAD_FLAGS2
 

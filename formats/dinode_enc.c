@@ -127,7 +127,7 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_
 	/* Large extent counts on a filesystem without them: no kernel wrote
 	 * the inode so, its counters are in the small layout; only the flag
 	 * is wrong. */
-	if (d->version >= 3 && d->nrext64 && !xfmt_geom_has_nrext64(g))
+	if (d->version >= 3 && (d->flags2 & XFS_DIFLAG2_NREXT64) && !xfmt_geom_has_nrext64(g))
 		flags2 &= ~XFS_DIFLAG2_NREXT64;
 	if (d->version >= 3) {
 		changed = changed || flags2 != d->flags2 || cowext != d->cowextsize;
