@@ -314,9 +314,12 @@ static int correct_flipped_entries(struct ns *ns)
 			uint64_t found = 0;
 			unsigned n = 0;
 
-			/* a live target of another type than the entry says is as
-			 * dead to the entry (a flip landed on a real inode) */
-			if ((was != NONE && (!xfmt_geom_has_ftype(g) ||
+			/* An inode this repair cleared was real: its names were
+			 * right.  A live target of another type than the entry
+			 * says is as dead to the entry (a flip landed on a real
+			 * inode). */
+			if ((was == NONE && xa_irec_find(ns->ctx, e->ino)) ||
+			    (was != NONE && (!xfmt_geom_has_ftype(g) ||
 					     e->ftype == xfmt_dir3_ftype_from_mode(
 							 ns->ctx->irecs[was].mode))) ||
 			    !xfmt_dir2_name_ok(ent_name(ns, e), e->namelen))
