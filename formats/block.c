@@ -81,12 +81,6 @@ static const struct xfmt_field *f_symlink(bool v5)
 	return v5 ? xfmt_symlink_hdr_fields : NULL;
 }
 
-/* v5 btree header offsets (xfs-ondisk.md 4.1): the owner, then the CRC. */
-#define SHORT_BT_OWNER 48
-#define LONG_BT_OWNER  56
-_Static_assert(SHORT_BT_OWNER + 4 == XFMT_BT_SHORT_CRC_OFF, "short btree crc follows the owner");
-_Static_assert(LONG_BT_OWNER + 8 == XFMT_BT_LONG_CRC_OFF, "long btree crc follows the owner");
-
 #define ROW(k, n, m4, m5, mo, ms, crc, oo, os, own, bt, ver, f)                              \
 	[k] = { .kind = (k), .name = (n), .magic_v4 = (m4), .magic_v5 = (m5), .magic_off = (mo), \
 		.magic_size = (ms), .crc_off = (crc), .owner_off = (oo), .owner_size = (os),      \
@@ -104,19 +98,19 @@ static const struct xfmt_blk_row rows[XFMT_BLK_KIND_COUNT] = {
 	ROW(XFMT_BLK_AGFL, "agfl", 0, XFS_AGFL_MAGIC, 0, 4, XFS_AGFL_CRC_OFF, -1, 0,
 	    XFMT_BLK_OWN_AG, -1, "xfs_agfl_verify", f_agfl),
 	ROW(XFMT_BLK_BNOBT, "bnobt", XFS_ABTB_MAGIC, XFS_ABTB_CRC_MAGIC, 0, 4, XFMT_BT_SHORT_CRC_OFF,
-	    SHORT_BT_OWNER, 4, XFMT_BLK_OWN_AG, XFMT_BT_BNO, "xfs_allocbt_verify", f_short),
+	    XFMT_BT_SHORT_OWNER_OFF, 4, XFMT_BLK_OWN_AG, XFMT_BT_BNO, "xfs_allocbt_verify", f_short),
 	ROW(XFMT_BLK_CNTBT, "cntbt", XFS_ABTC_MAGIC, XFS_ABTC_CRC_MAGIC, 0, 4, XFMT_BT_SHORT_CRC_OFF,
-	    SHORT_BT_OWNER, 4, XFMT_BLK_OWN_AG, XFMT_BT_CNT, "xfs_allocbt_verify", f_short),
+	    XFMT_BT_SHORT_OWNER_OFF, 4, XFMT_BLK_OWN_AG, XFMT_BT_CNT, "xfs_allocbt_verify", f_short),
 	ROW(XFMT_BLK_INOBT, "inobt", XFS_IBT_MAGIC, XFS_IBT_CRC_MAGIC, 0, 4, XFMT_BT_SHORT_CRC_OFF,
-	    SHORT_BT_OWNER, 4, XFMT_BLK_OWN_AG, XFMT_BT_INO, "xfs_inobt_verify", f_short),
+	    XFMT_BT_SHORT_OWNER_OFF, 4, XFMT_BLK_OWN_AG, XFMT_BT_INO, "xfs_inobt_verify", f_short),
 	ROW(XFMT_BLK_FINOBT, "finobt", XFS_FIBT_MAGIC, XFS_FIBT_CRC_MAGIC, 0, 4, XFMT_BT_SHORT_CRC_OFF,
-	    SHORT_BT_OWNER, 4, XFMT_BLK_OWN_AG, XFMT_BT_FINO, "xfs_inobt_verify", f_short),
-	ROW(XFMT_BLK_RMAPBT, "rmapbt", 0, XFS_RMAP_CRC_MAGIC, 0, 4, XFMT_BT_SHORT_CRC_OFF, SHORT_BT_OWNER,
+	    XFMT_BT_SHORT_OWNER_OFF, 4, XFMT_BLK_OWN_AG, XFMT_BT_FINO, "xfs_inobt_verify", f_short),
+	ROW(XFMT_BLK_RMAPBT, "rmapbt", 0, XFS_RMAP_CRC_MAGIC, 0, 4, XFMT_BT_SHORT_CRC_OFF, XFMT_BT_SHORT_OWNER_OFF,
 	    4, XFMT_BLK_OWN_AG, XFMT_BT_RMAP, "xfs_rmapbt_verify", f_short),
 	ROW(XFMT_BLK_REFCBT, "refcountbt", 0, XFS_REFC_CRC_MAGIC, 0, 4, XFMT_BT_SHORT_CRC_OFF,
-	    SHORT_BT_OWNER, 4, XFMT_BLK_OWN_AG, XFMT_BT_REFC, "xfs_refcountbt_verify", f_short),
+	    XFMT_BT_SHORT_OWNER_OFF, 4, XFMT_BLK_OWN_AG, XFMT_BT_REFC, "xfs_refcountbt_verify", f_short),
 	ROW(XFMT_BLK_BMBT, "bmbt", XFS_BMAP_MAGIC, XFS_BMAP_CRC_MAGIC, 0, 4, XFMT_BT_LONG_CRC_OFF,
-	    LONG_BT_OWNER, 8, XFMT_BLK_OWN_FORK, XFMT_BT_BMAP, "xfs_bmbt_verify", f_long),
+	    XFMT_BT_LONG_OWNER_OFF, 8, XFMT_BLK_OWN_FORK, XFMT_BT_BMAP, "xfs_bmbt_verify", f_long),
 	ROW(XFMT_BLK_DIR_BLOCK, "dir block", XFS_DIR2_BLOCK_MAGIC, XFS_DIR3_BLOCK_MAGIC, 0, 4,
 	    BH_CRC, BH_OWNER, 8, XFMT_BLK_OWN_DIR, -1, "xfs_dir3_block_verify",
 	    f_dir_block),

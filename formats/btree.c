@@ -20,7 +20,7 @@
 #define SH_BLKNO     16
 #define SH_LSN       24
 #define SH_UUID      32
-#define SH_OWNER     48
+#define SH_OWNER     XFMT_BT_SHORT_OWNER_OFF
 #define SH_CRC       52
 _Static_assert(SH_CRC + 4 == XFMT_BT_SHORT_HDR_V5, "short v5 header is 56 bytes");
 _Static_assert(SH_RIGHTSIB + 4 == XFMT_BT_SHORT_HDR_V4, "short v4 header is 16 bytes");
@@ -35,7 +35,7 @@ _Static_assert(SH_CRC == XFMT_BT_SHORT_CRC_OFF, "short crc offset");
 #define LH_BLKNO     24
 #define LH_LSN       32
 #define LH_UUID      40
-#define LH_OWNER     56
+#define LH_OWNER     XFMT_BT_LONG_OWNER_OFF
 #define LH_CRC       64
 #define LH_PAD       68
 _Static_assert(LH_PAD + 4 == XFMT_BT_LONG_HDR_V5, "long v5 header is 72 bytes");

@@ -53,6 +53,8 @@ enum xfmt_btnum {
 #define XFMT_BT_LONG_HDR_V5    72u
 #define XFMT_BT_SHORT_CRC_OFF  52u
 #define XFMT_BT_LONG_CRC_OFF   64u
+#define XFMT_BT_SHORT_OWNER_OFF 48u  /* v5: be32 AG number */
+#define XFMT_BT_LONG_OWNER_OFF  56u  /* v5: be64 inode number */
 
 /* Short name as xfs_db spells the tree type; "?" for an unknown value. */
 const char *xfmt_bt_name(enum xfmt_btnum bt);
