@@ -43,9 +43,10 @@ size_t xfmt_bmap_extents_capacity(size_t forksize)
 	return forksize / XFMT_BMBT_REC_LEN;
 }
 
-size_t xfmt_bmap_extents_sound_prefix(const uint8_t *fork, size_t forksize, bool realtime,
-				      const struct xfmt_geom *g)
+size_t xfmt_bmap_extents_sound_prefix(const uint8_t *fork, size_t forksize,
+				      const struct xfmt_bmap_fork *f, const struct xfmt_geom *g)
 {
+	bool realtime = f->whichfork == XFMT_DATA_FORK && f->realtime;
 	size_t n = fork ? xfmt_bmap_extents_capacity(forksize) : 0, i;
 	uint64_t next = 0, maxoff = xfmt_bmap_max_fileoff(g);
 

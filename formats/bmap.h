@@ -90,8 +90,8 @@ size_t xfmt_bmap_extents_decode(const uint8_t *fork, size_t forksize, uint64_t n
  * was never written (xfs_repair resets such a count to 0 and loses the
  * file's blocks).
  */
-size_t xfmt_bmap_extents_sound_prefix(const uint8_t *fork, size_t forksize, bool realtime,
-				      const struct xfmt_geom *g);
+size_t xfmt_bmap_extents_sound_prefix(const uint8_t *fork, size_t forksize,
+				      const struct xfmt_bmap_fork *f, const struct xfmt_geom *g);
 
 /*
  * Verify an EXTENTS fork: each record that fits (at most nextents) goes

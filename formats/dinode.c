@@ -235,8 +235,11 @@ static unsigned verify_fork(const uint8_t *buf, const struct xfmt_dinode *d,
 	case XFS_DINODE_FMT_EXTENTS:
 		if (nexts > maxext) {
 			/* The sound records at the fork's start say what the count was. */
-			size_t sound = xfmt_bmap_extents_sound_prefix(
-				fork, fsize, data && (d->flags & XFS_DIFLAG_REALTIME), g);
+			struct xfmt_bmap_fork bf;
+			size_t sound;
+
+			xfmt_bmap_fork_init(&bf, d, whichfork);
+			sound = xfmt_bmap_extents_sound_prefix(fork, fsize, &bf, g);
 
 			if (sound)
 				n += (unsigned)xprob_emit_val(sink, XP_inoBadNextents, cnt_name,

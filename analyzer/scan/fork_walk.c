@@ -278,6 +278,7 @@ int xa_fork_walk(struct xa_ctx *ctx, uint64_t ino, const uint8_t *inode,
 	size_t size = 0;
 	int format = whichfork == XA_ATTR_FORK ? d->aformat : d->format;
 	bool overflow = false;  /* a count larger than the fork holds */
+	struct xfmt_bmap_fork bf;
 
 	memset(res, 0, sizeof(*res));
 	res->complete = true;
@@ -295,12 +296,8 @@ int xa_fork_walk(struct xa_ctx *ctx, uint64_t ino, const uint8_t *inode,
 	w.res = res;
 	for (unsigned i = 0; i <= XFS_BTREE_MAXLEVELS; i++)
 		w.last_at_level[i] = w.last_right[i] = XFS_NULLFSBLOCK;
-	{
-		struct xfmt_bmap_fork f;
-
-		xfmt_bmap_fork_init(&f, d, whichfork);
-		xfmt_bmap_check_init(&w.check, &ctx->geom, &f);
-	}
+	xfmt_bmap_fork_init(&bf, d, whichfork);
+	xfmt_bmap_check_init(&w.check, &ctx->geom, &bf);
 
 	if (format == XFS_DINODE_FMT_EXTENTS) {
 		uint64_t count = whichfork == XA_ATTR_FORK ? d->anextents : d->nextents;
@@ -309,9 +306,7 @@ int xa_fork_walk(struct xa_ctx *ctx, uint64_t ino, const uint8_t *inode,
 		 * mappings are the sound records at its start (what the count
 		 * should say), not every slot the fork has room for. */
 		if (count > size / 16) {
-			count = xfmt_bmap_extents_sound_prefix(
-				fork, size, whichfork != XA_ATTR_FORK && (d->flags & XFS_DIFLAG_REALTIME),
-				&ctx->geom);
+			count = xfmt_bmap_extents_sound_prefix(fork, size, &bf, &ctx->geom);
 			overflow = true;
 		}
 		for (uint64_t i = 0; i < count && !w.err; i++)
