@@ -148,12 +148,12 @@ int xa_dir_read_block(struct xa_ctx *ctx, const struct xa_extents *ex, uint64_t 
  * done yet).
  */
 static void verify_index_block(struct xa_ctx *ctx, const struct xa_inode *dir,
-			       struct xa_loc_sink *verify, const uint8_t *blk, uint64_t da,
-			       uint64_t daddr, const struct xfmt_bmbt_rec *r)
+			       struct xa_loc_sink *verify, const uint8_t *blk,
+			       enum xfmt_blk_kind kind, uint64_t da, uint64_t daddr,
+			       const struct xfmt_bmbt_rec *r)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	struct xfmt_da_expect exp;
-	enum xfmt_blk_kind kind = xfmt_blk_classify(blk, g->dirblksize, XFMT_BLK_ANY);
 
 	xfmt_dir2_da_expect_init(&exp, g, dir->ino, (uint32_t)da, daddr);
 	verify->loc.has = XPROB_HAS_INO | XPROB_HAS_BYTE | XPROB_HAS_AG | XPROB_HAS_AGBNO;
@@ -226,11 +226,10 @@ struct da_index {
 	bool           overflow;
 };
 
-/* Record index block blk (fork block da) and, for a node, its entries. */
+/* Record index block blk (of kind, fork block da) and, for a node, its entries. */
 static void da_index_add(struct da_index *ix, const struct xfmt_geom *g, const uint8_t *blk,
-			 uint32_t da, const struct xa_loc *loc)
+			 enum xfmt_blk_kind kind, uint32_t da, const struct xa_loc *loc)
 {
-	enum xfmt_blk_kind kind = xfmt_blk_classify(blk, g->dirblksize, XFMT_BLK_ANY);
 	struct da_blk b = { .da = da, .loc = *loc };
 	struct xfmt_da_blkinfo bi;
 
@@ -522,17 +521,18 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 				continue;
 			}
 			if (da >= leaf_da) {
-				verify_index_block(ctx, dir, verify, blk, da, daddr, r);
+				/* its kind by magic, once: the checks below all ask */
+				enum xfmt_blk_kind k =
+					xfmt_blk_classify(blk, g->dirblksize, XFMT_BLK_ANY);
+
+				verify_index_block(ctx, dir, verify, blk, k, da, daddr, r);
 				if (da >= free_da && verify)
 					xa_dir_bests_free(&bests, g, blk, &verify->loc);
 				if (da < free_da) {
-					enum xfmt_blk_kind k =
-						xfmt_blk_classify(blk, g->dirblksize, XFMT_BLK_ANY);
-
 					if (verify && k == XFMT_BLK_DIR_LEAF1)
 						xa_dir_bests_leaf1(&bests, g, blk, &verify->loc);
 
-					da_index_add(&ix, g, blk, (uint32_t)da, &verify->loc);
+					da_index_add(&ix, g, blk, k, (uint32_t)da, &verify->loc);
 					if (k == XFMT_BLK_DIR_LEAF1 || k == XFMT_BLK_DIR_LEAFN)
 						da_index_leaf(&ix, g, blk, &verify->loc);
 				}

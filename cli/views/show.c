@@ -218,13 +218,11 @@ static int show_inode(struct xa_show_run *s, uint64_t ino)
 enum blk_type { BLK_UNKNOWN, BLK_AGHDR, BLK_BTREE, BLK_DIR, BLK_INODES, BLK_ATTR,
 		BLK_DANODE, BLK_SYMLINK, BLK_RAW };
 
-static enum blk_type detect(const struct xfmt_geom *g, const uint8_t *p, size_t len,
-			    enum xfmt_btnum *bt)
+static enum blk_type detect(const uint8_t *p, size_t len, enum xfmt_btnum *bt)
 {
 	/* Either version's magic: a stray block is shown for what it looks like. */
 	const struct xfmt_blk_row *r = xfmt_blk_row(xfmt_blk_classify(p, len, XFMT_BLK_ANY));
 
-	(void)g;
 	if (r->btnum >= 0) {
 		*bt = (enum xfmt_btnum)r->btnum;
 		return BLK_BTREE;
@@ -299,7 +297,7 @@ static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, cons
 	if (rc)
 		return rc;
 	if (!as)
-		t = detect(g, b->data, b->len, &bt);
+		t = detect(b->data, b->len, &bt);
 	if (btree_only && t != BLK_BTREE) {
 		fprintf(s->err, "xfsrecon: block %" PRIu64 "/%" PRIu64 " has magic 0x%08" PRIx32
 			", not a btree block\n", agno, agbno, xfmt_get_be32(b->data));
