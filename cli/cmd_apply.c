@@ -6,11 +6,13 @@
 
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/message_streams.h"
 #include "reconstruct/apply.h"
 
 int xc_run_apply(const struct xc_command *cmd, const struct xc_args *a)
 {
-	struct xr_cmd_apply_opts ao = { 0 };
+	struct xr_apply_opts ao = { 0 };
+	struct xc_message_streams ms;
 
 	ao.file = a->words[1];
 	ao.target = a->words[2];
@@ -20,7 +22,7 @@ int xc_run_apply(const struct xc_command *cmd, const struct xc_args *a)
 	ao.have_offset = a->io.have_offset;
 	ao.offset = a->io.offset;
 	ao.partition = a->io.partition;
-	switch (xr_cmd_apply(&ao, stdout, stderr)) {
+	switch (xr_apply(&ao, xc_message_streams(&ms, stdout, stderr))) {
 	case XR_APPLY_DONE:
 		return XC_EXIT_CLEAN;
 	case XR_APPLY_REFUSED:

@@ -31,6 +31,7 @@
 #include "analyzer/io/outpath.h"
 #include "analyzer/io/partition.h"
 #include "analyzer/io/sha256.h"
+#include "analyzer/messages.h"
 #include "formats/sb.h"
 #include "reconstruct/fd_io.h"
 #include "reconstruct/plan.h"
@@ -41,8 +42,8 @@
 enum { ST_BEFORE, ST_AFTER, ST_OTHER };
 
 struct ap {
-	const struct xr_cmd_apply_opts *o;
-	FILE              *out, *errs;
+	const struct xr_apply_opts *o;
+	const struct xa_messages *msgs;
 	struct xr_planfile pf;
 	const char        *tpath;
 	int                fd;
@@ -200,52 +201,52 @@ static int open_target(struct ap *a)
 	char why[600];
 
 	if (stat(a->tpath, &st) != 0) {
-		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, strerror(errno));
+		xa_diag(a->msgs, "%s: %s", a->tpath, strerror(errno));
 		return errno == ENOENT ? XR_APPLY_BAD_REQUEST : XR_APPLY_FAILED;
 	}
 	if ((stat(a->o->file, &other) == 0 && ximg_out_aliases(&st, &other)) ||
 	    (a->o->undo && stat(a->o->undo, &other) == 0 && ximg_out_aliases(&st, &other))) {
-		fprintf(a->errs, "xfsrecon: %s is the plan or the undo file, not a target\n", a->tpath);
+		xa_diag(a->msgs, "%s is the plan or the undo file, not a target", a->tpath);
 		return XR_APPLY_BAD_REQUEST;
 	}
 	if (S_ISBLK(st.st_mode)) {
 		/* Mounted is refused before any open for writing; O_EXCL (which
 		 * fails while the device is mounted or claimed) guards the race. */
 		if (device_busy(&st)) {
-			fprintf(a->errs, "xfsrecon: %s is mounted or in use: refusing to write to it\n",
+			xa_diag(a->msgs, "%s is mounted or in use: refusing to write to it",
 				a->tpath);
 			return XR_APPLY_REFUSED;
 		}
 		a->fd = open(a->tpath, mode | O_EXCL | O_CLOEXEC);
 		if (a->fd < 0 && errno == EBUSY) {
-			fprintf(a->errs, "xfsrecon: %s is mounted or in use: refusing to write to it\n",
+			xa_diag(a->msgs, "%s is mounted or in use: refusing to write to it",
 				a->tpath);
 			return XR_APPLY_REFUSED;
 		}
 	} else if (S_ISREG(st.st_mode)) {
 		if (loop_busy(&st, why, sizeof(why))) {
-			fprintf(a->errs, "xfsrecon: %s: %s: refusing to write to it\n", a->tpath, why);
+			xa_diag(a->msgs, "%s: %s: refusing to write to it", a->tpath, why);
 			return XR_APPLY_REFUSED;
 		}
 		a->fd = open(a->tpath, mode | O_CLOEXEC);
 	} else {
-		fprintf(a->errs, "xfsrecon: %s: not an image file or a block device\n", a->tpath);
+		xa_diag(a->msgs, "%s: not an image file or a block device", a->tpath);
 		return XR_APPLY_BAD_REQUEST;
 	}
 	if (a->fd < 0) {
-		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, strerror(errno));
+		xa_diag(a->msgs, "%s: %s", a->tpath, strerror(errno));
 		return XR_APPLY_FAILED;
 	}
 	/* The file opened is the one checked (no swap in between). */
 	if (fstat(a->fd, &fst) != 0 || fst.st_dev != st.st_dev || fst.st_ino != st.st_ino ||
 	    fst.st_mode != st.st_mode) {
-		fprintf(a->errs, "xfsrecon: %s changed while it was opened\n", a->tpath);
+		xa_diag(a->msgs, "%s changed while it was opened", a->tpath);
 		return XR_APPLY_FAILED;
 	}
 	a->tsize = (uint64_t)st.st_size;
 #ifdef BLKGETSIZE64
 	if (S_ISBLK(st.st_mode) && ioctl(a->fd, BLKGETSIZE64, &a->tsize) != 0) {
-		fprintf(a->errs, "xfsrecon: %s: cannot get the device size: %s\n", a->tpath,
+		xa_diag(a->msgs, "%s: cannot get the device size: %s", a->tpath,
 			strerror(errno));
 		return XR_APPLY_FAILED;
 	}
@@ -271,8 +272,8 @@ static int locate_filesystem(struct ap *a)
 	a->fslen = a->tsize;
 	if (a->o->have_offset) {
 		if (a->o->offset >= a->tsize) {
-			fprintf(a->errs, "xfsrecon: --offset %" PRIu64 " is past the end of %s (%" PRIu64
-				" bytes)\n", a->o->offset, a->tpath, a->tsize);
+			xa_diag(a->msgs, "--offset %" PRIu64 " is past the end of %s (%" PRIu64
+				" bytes)", a->o->offset, a->tpath, a->tsize);
 			return XR_APPLY_BAD_REQUEST;
 		}
 		a->base = a->o->offset;
@@ -289,17 +290,17 @@ static int locate_filesystem(struct ap *a)
 	if (rc != 0) {
 		if (!a->o->partition)
 			return 0;  /* no table: byte 0, refused later as no XFS there */
-		fprintf(a->errs, "xfsrecon: %s: %s\n", a->tpath, err);
+		xa_diag(a->msgs, "%s: %s", a->tpath, err);
 		return rc == XERR_USAGE ? XR_APPLY_BAD_REQUEST : XR_APPLY_REFUSED;
 	}
 	if (part.start >= a->tsize) {
-		fprintf(a->errs, "xfsrecon: %s: partition %d starts past the end\n", a->tpath,
+		xa_diag(a->msgs, "%s: partition %d starts past the end", a->tpath,
 			part.index);
 		return XR_APPLY_REFUSED;
 	}
 	a->base = part.start;
 	a->fslen = part.length < a->tsize - part.start ? part.length : a->tsize - part.start;
-	fprintf(a->out, "target: partition %d of %s, the filesystem at byte %" PRIu64 "\n",
+	xa_result(a->msgs, "target: partition %d of %s, the filesystem at byte %" PRIu64,
 		part.index, a->tpath, a->base);
 	return 0;
 }
@@ -339,17 +340,23 @@ static int classify(struct ap *a)
 	return 0;
 }
 
-static void describe(FILE *f, const struct xr_pf_change *c)
+/* Room for describe()'s text with the longest structure name. */
+#define WHERE_MAX 256
+
+/* "N bytes at byte B (structure, AG a block b, inode i)" into buf. */
+static void describe(const struct xr_pf_change *c, char *buf, size_t len)
 {
-	fprintf(f, "%" PRIu32 " bytes at byte %" PRIu64 " (%s", c->len, c->offset, c->structure);
+	char ag[64] = "", ino[40] = "";
+
 	if (c->agno != XR_NO_AG)
-		fprintf(f, ", AG %" PRIu32 " block %" PRIu32, c->agno, c->agbno);
+		snprintf(ag, sizeof(ag), ", AG %" PRIu32 " block %" PRIu32, c->agno, c->agbno);
 	if (c->ino)
-		fprintf(f, ", inode %" PRIu64, c->ino);
-	fprintf(f, ")");
+		snprintf(ino, sizeof(ino), ", inode %" PRIu64, c->ino);
+	snprintf(buf, len, "%" PRIu32 " bytes at byte %" PRIu64 " (%s%s%s)", c->len, c->offset,
+		 c->structure, ag, ino);
 }
 
-/* Is TARGET the filesystem planned?  Prints why not; true when it is. */
+/* Is TARGET the filesystem planned?  Says why not; true when it is. */
 static bool same_filesystem(struct ap *a)
 {
 	const struct xr_pf_fs *fs = &a->pf.fs;
@@ -363,28 +370,28 @@ static bool same_filesystem(struct ap *a)
 	if (a->pf.nchanges && a->pf.changes[0].offset == 0 && a->state[0] != ST_OTHER)
 		return true;
 	if (fs->blocksize && fs->dblocks > a->fslen / fs->blocksize) {
-		fprintf(a->errs, "xfsrecon: %s holds %" PRIu64 " bytes from byte %" PRIu64 "; the "
-			"planned filesystem has %" PRIu64 " blocks of %" PRIu32 "\n", a->tpath,
+		xa_diag(a->msgs, "%s holds %" PRIu64 " bytes from byte %" PRIu64 "; the "
+			"planned filesystem has %" PRIu64 " blocks of %" PRIu32 "", a->tpath,
 			a->fslen, a->base, fs->dblocks, fs->blocksize);
 		return false;
 	}
 	if (a->fslen < sizeof(sect) || xr_pread_full(a->fd, sect, sizeof(sect), a->base) != 0 ||
 	    xfmt_sb_decode(sect, sizeof(sect), &sb) != 0 || sb.magicnum != XFS_SB_MAGIC) {
-		fprintf(a->errs, "xfsrecon: %s has no XFS superblock at byte %" PRIu64 ": not the "
-			"planned filesystem\n", a->tpath, a->base);
+		xa_diag(a->msgs, "%s has no XFS superblock at byte %" PRIu64 ": not the "
+			"planned filesystem", a->tpath, a->base);
 		return false;
 	}
 	if (memcmp(sb.uuid, fs->uuid, 16)) {
-		fprintf(a->errs, "xfsrecon: %s: another filesystem: its uuid differs from the "
-			"plan's\n", a->tpath);
+		xa_diag(a->msgs, "%s: another filesystem: its uuid differs from the "
+			"plan's", a->tpath);
 		ok = false;
 	}
 	if (sb.blocksize != fs->blocksize || sb.dblocks != fs->dblocks ||
 	    sb.agcount != fs->agcount || sb.agblocks != fs->agblocks ||
 	    sb.sectsize != fs->sectsize) {
-		fprintf(a->errs, "xfsrecon: %s: its geometry (%" PRIu32 "-byte blocks, %" PRIu64
-			" blocks, %" PRIu32 " AGs of %" PRIu32 ") differs from the plan's\n", a->tpath,
-			sb.blocksize, sb.dblocks, sb.agcount, sb.agblocks);
+		xa_diag(a->msgs, "%s: its geometry (%" PRIu32 "-byte blocks, %" PRIu64
+			" blocks, %" PRIu32 " AGs of %" PRIu32 ") differs from the plan's",
+			a->tpath, sb.blocksize, sb.dblocks, sb.agcount, sb.agblocks);
 		ok = false;
 	}
 	return ok;
@@ -430,7 +437,7 @@ static int write_undo(struct ap *a)
 		const struct xr_pf_change *c = &a->pf.changes[i];
 
 		if (xr_pread_full(a->fd, payload + c->payload_off, c->len, a->base + c->offset) != 0) {
-			fprintf(a->errs, "xfsrecon: %s: reading byte %" PRIu64 ": %s\n", a->tpath,
+			xa_diag(a->msgs, "%s: reading byte %" PRIu64 ": %s", a->tpath,
 				a->base + c->offset, strerror(errno));
 			rc = XERR_IO;
 			goto out;
@@ -455,10 +462,10 @@ static int write_undo(struct ap *a)
 	rc = xr_pf_save(a->o->undo, XR_PF_UNDO, index, ilen, payload, a->pf.payload_len, false,
 			&guard, NULL, err, sizeof(err));
 	if (rc)
-		fprintf(a->errs, "xfsrecon: the undo file: %s\n", err);
+		xa_diag(a->msgs, "the undo file: %s", err);
 out:
 	if (rc == XERR_NOMEM)
-		fprintf(a->errs, "xfsrecon: out of memory writing the undo file\n");
+		xa_diag(a->msgs, "out of memory writing the undo file");
 	xr_pf_xml_free(&px);
 	free(payload);
 	return rc;
@@ -476,7 +483,7 @@ static int prepare_undo(struct ap *a)
 	int rc;
 
 	if (!a->o->undo) {
-		fprintf(a->errs, "xfsrecon: note: no undo file (--undo UNDO keeps the old bytes)\n");
+		xa_diag(a->msgs, "note: no undo file (--undo UNDO keeps the old bytes)");
 		return 0;
 	}
 	/* An existing UNDO is read, never written: yet it must be no alias of
@@ -484,36 +491,37 @@ static int prepare_undo(struct ap *a)
 	guard.in_path[0] = a->o->file;
 	guard.in_path[1] = a->tpath;
 	if (ximg_out_check_name(a->o->undo, &guard, &exists, err, sizeof(err))) {
-		fprintf(a->errs, "xfsrecon: %s\n", err);
+		xa_diag(a->msgs, "%s", err);
 		return XR_APPLY_BAD_REQUEST;
 	}
 	if (lstat(a->o->undo, &st) == 0) {
 		rc = xr_pf_load(a->o->undo, XR_PF_UNDO, &u, err, sizeof(err));
 		if (rc) {
-			fprintf(a->errs, "xfsrecon: %s exists and is no undo file: %s\n", a->o->undo, err);
+			xa_diag(a->msgs, "%s exists and is no undo file: %s", a->o->undo, err);
 			return XR_APPLY_BAD_REQUEST;
 		}
 		if (!undo_matches(&a->pf, &u)) {
 			xr_pf_release(&u);
-			fprintf(a->errs, "xfsrecon: %s exists and undoes another plan\n", a->o->undo);
+			xa_diag(a->msgs, "%s exists and undoes another plan", a->o->undo);
 			return XR_APPLY_BAD_REQUEST;
 		}
 		xr_pf_release(&u);
-		fprintf(a->out, "resuming: %s (written by an earlier apply of this plan) is kept\n",
-			a->o->undo);
+		xa_result(a->msgs, "resuming: %s (written by an earlier apply of this plan) "
+			  "is kept", a->o->undo);
 		return 0;
 	}
 	if (a->ndone) {
-		fprintf(a->errs, "xfsrecon: %zu of the writes are already in %s (an interrupted "
-			"apply?); their old bytes are gone, so a new undo file would be incomplete.\n"
-			"xfsrecon: name the undo file the first apply wrote, or apply without --undo\n",
-			a->ndone, a->tpath);
+		xa_diag(a->msgs, "%zu of the writes are already in %s (an "
+		       "interrupted apply?); their old bytes are gone, so a new undo file would be "
+		       "incomplete.", a->ndone, a->tpath);
+		xa_diag(a->msgs, "name the undo file the first apply wrote, or "
+		       "apply without --undo");
 		return XR_APPLY_REFUSED;
 	}
 	rc = write_undo(a);
 	if (rc)
 		return XR_APPLY_FAILED;
-	fprintf(a->out, "undo file %s written\n", a->o->undo);
+	xa_result(a->msgs, "undo file %s written", a->o->undo);
 	return 0;
 }
 
@@ -523,6 +531,7 @@ static int write_all_changes(struct ap *a)
 {
 	const char *env = getenv(STOP_ENV);
 	unsigned long stop = env && *env ? strtoul(env, NULL, 10) : 0;
+	char where[WHERE_MAX];
 	size_t written = 0;
 
 	for (size_t i = 0; i < a->pf.nchanges; i++) {
@@ -532,8 +541,9 @@ static int write_all_changes(struct ap *a)
 			continue;
 		if (xr_pwrite_full(a->fd, a->pf.payload + c->payload_off, c->len,
 				   a->base + c->offset) != 0) {
-			fprintf(a->errs, "xfsrecon: %s: write of %" PRIu32 " bytes at byte %" PRIu64
-				" failed: %s\n", a->tpath, c->len, a->base + c->offset, strerror(errno));
+			xa_diag(a->msgs, "%s: write of %" PRIu32 " bytes at byte %" PRIu64
+				" failed: %s", a->tpath, c->len, a->base + c->offset,
+				strerror(errno));
 			return XR_APPLY_FAILED;
 		}
 		written++;
@@ -541,7 +551,7 @@ static int write_all_changes(struct ap *a)
 			kill(getpid(), SIGKILL);   /* the test hook: an interrupted run */
 	}
 	if (fsync(a->fd) != 0) {
-		fprintf(a->errs, "xfsrecon: %s: fsync: %s\n", a->tpath, strerror(errno));
+		xa_diag(a->msgs, "%s: fsync: %s", a->tpath, strerror(errno));
 		return XR_APPLY_FAILED;
 	}
 	/* Read back: every range must now hold what the plan writes. */
@@ -550,37 +560,36 @@ static int write_all_changes(struct ap *a)
 		uint8_t sha[32];
 
 		if (xr_pread_full(a->fd, a->buf, c->len, a->base + c->offset) != 0) {
-			fprintf(a->errs, "xfsrecon: %s: reading back byte %" PRIu64 ": %s\n", a->tpath,
+			xa_diag(a->msgs, "%s: reading back byte %" PRIu64 ": %s", a->tpath,
 				a->base + c->offset, strerror(errno));
 			return XR_APPLY_FAILED;
 		}
 		xsha256(a->buf, c->len, sha);
 		if (memcmp(sha, c->after, 32)) {
-			fprintf(a->errs, "xfsrecon: %s: ", a->tpath);
-			describe(a->errs, c);
-			fprintf(a->errs, " does not hold the written bytes after the sync\n");
+			describe(c, where, sizeof(where));
+			xa_diag(a->msgs, "%s: %s does not hold the written bytes "
+			       "after the sync", a->tpath, where);
 			return XR_APPLY_FAILED;
 		}
 	}
 	return 0;
 }
 
-enum xr_apply_result xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs)
+enum xr_apply_result xr_apply(const struct xr_apply_opts *o, const struct xa_messages *msgs)
 {
 	const char *verb = o->undo_mode ? "undo" : "apply";
+	char err[512], where[WHERE_MAX];
 	struct ap a;
-	char err[512];
 	int rc, code;
 
 	memset(&a, 0, sizeof(a));
 	a.o = o;
-	a.out = out;
-	a.errs = errs;
+	a.msgs = msgs;
 	a.tpath = o->target;
 	a.fd = -1;
 	rc = xr_pf_load(o->file, o->undo_mode ? XR_PF_UNDO : XR_PF_PLAN, &a.pf, err, sizeof(err));
 	if (rc) {
-		fprintf(errs, "xfsrecon: %s\n", err);
+		xa_diag(msgs, "%s", err);
 		return rc == XERR_USAGE ? XR_APPLY_BAD_REQUEST : XR_APPLY_FAILED;
 	}
 	code = open_target(&a);
@@ -589,37 +598,37 @@ enum xr_apply_result xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, 
 	if (code)
 		goto out;
 	if (classify(&a)) {
-		fprintf(errs, "xfsrecon: out of memory\n");
+		xa_diag(msgs, "out of memory");
 		code = XR_APPLY_FAILED;
 		goto out;
 	}
 	if (!same_filesystem(&a)) {
-		fprintf(errs, "xfsrecon: %s: refused, nothing written\n", verb);
+		xa_diag(msgs, "%s: refused, nothing written", verb);
 		code = XR_APPLY_REFUSED;
 		goto out;
 	}
 	for (size_t i = 0; i < a.pf.nchanges; i++) {
 		if (a.state[i] != ST_OTHER)
 			continue;
-		fprintf(out, "divergent: ");
-		describe(out, &a.pf.changes[i]);
-		fprintf(out, " holds neither the bytes the %s expects nor the bytes it writes\n",
-			o->undo_mode ? "undo file" : "plan");
+		describe(&a.pf.changes[i], where, sizeof(where));
+		xa_result(msgs, "divergent: %s holds neither the bytes the %s expects "
+		       "nor the bytes it writes", where, o->undo_mode ? "undo file" : "plan");
 	}
 	if (a.nother) {
-		fprintf(errs, "xfsrecon: %s: %s: %zu of %zu planned ranges diverged; refused, nothing "
-			"written\n", verb, a.tpath, a.nother, a.pf.nchanges);
+		xa_diag(msgs, "%s: %s: %zu of %zu planned ranges diverged; refused, nothing "
+			"written", verb, a.tpath, a.nother, a.pf.nchanges);
 		code = XR_APPLY_REFUSED;
 		goto out;
 	}
 	if (o->dry_run) {
-		fprintf(out, "verified: %s is the planned filesystem; %zu writes to make, %zu already "
-			"made (dry run: nothing written)\n", a.tpath, a.ntodo, a.ndone);
+		xa_result(msgs, "verified: %s is the planned filesystem; %zu writes to make, "
+			  "%zu already made (dry run: nothing written)", a.tpath, a.ntodo, a.ndone);
 		code = XR_APPLY_DONE;
 		goto out;
 	}
 	if (a.ntodo == 0) {
-		fprintf(out, "nothing to do: all %zu writes are already in %s\n", a.ndone, a.tpath);
+		xa_result(msgs, "nothing to do: all %zu writes are already in %s", a.ndone,
+			  a.tpath);
 		code = XR_APPLY_DONE;
 		goto out;
 	}
@@ -631,13 +640,13 @@ enum xr_apply_result xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, 
 	code = write_all_changes(&a);
 	if (code)
 		goto out;
-	fprintf(out, "%s: %zu writes (%" PRIu64 " bytes in all ranges) made and read back, %zu "
-		"were already in place\n", o->undo_mode ? "restored" : "applied", a.ntodo,
+	xa_result(msgs, "%s: %zu writes (%" PRIu64 " bytes in all ranges) made and read back, %zu "
+		"were already in place", o->undo_mode ? "restored" : "applied", a.ntodo,
 		a.pf.payload_len, a.ndone);
 	code = XR_APPLY_DONE;
 out:
 	if (a.fd >= 0 && close(a.fd) != 0 && code == XR_APPLY_DONE && !o->dry_run) {
-		fprintf(errs, "xfsrecon: %s: close: %s\n", a.tpath, strerror(errno));
+		xa_diag(msgs, "%s: close: %s", a.tpath, strerror(errno));
 		code = XR_APPLY_FAILED;
 	}
 	free(a.buf);

@@ -29,9 +29,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
-struct xr_cmd_apply_opts {
+#include "analyzer/messages.h"
+
+struct xr_apply_opts {
 	const char *file;      /* the plan (apply) or the undo file (undo) */
 	const char *target;
 	const char *undo;      /* apply: the undo file to write, or the one an
@@ -54,9 +55,11 @@ enum xr_apply_result {
 /*
  * Run apply or undo: DONE when applied, restored, already in place, or (dry
  * run) verified; REFUSED when TARGET is mounted, another filesystem, or
- * diverged (each divergent range reported on out), nothing written; FAILED
- * on I/O or a damaged plan; BAD_REQUEST for an unusable file or TARGET.
+ * diverged (each divergent range is a result message), nothing written;
+ * FAILED on I/O or a damaged plan; BAD_REQUEST for an unusable file or
+ * TARGET.  What was done is said as results on msgs, why not as
+ * diagnostics; nothing is printed.
  */
-enum xr_apply_result xr_cmd_apply(const struct xr_cmd_apply_opts *o, FILE *out, FILE *errs);
+enum xr_apply_result xr_apply(const struct xr_apply_opts *o, const struct xa_messages *msgs);
 
 #endif /* XR_APPLY_H */

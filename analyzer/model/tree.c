@@ -21,6 +21,7 @@
 
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/messages.h"
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/grow.h"
@@ -193,8 +194,8 @@ char *xa_tree_path_cut(const struct xa_tree_entry *e, size_t raw_max, bool *cut)
 
 /* Visit one directory's entries; stack its subdirectories (reverse order). */
 static int visit_dir(struct xa_ctx *ctx, struct xa_tree_walker *w, size_t fi,
-		     struct xa_u64set *seen, bool recursive, xa_tree_fn fn, void *arg, FILE *err,
-		     bool *incomplete)
+		     struct xa_u64set *seen, bool recursive, xa_tree_fn fn, void *arg,
+		     const struct xa_messages *msgs, bool *incomplete)
 {
 	struct xa_dirent_list l = { 0 };
 	struct xa_inode dir;
@@ -209,7 +210,7 @@ static int visit_dir(struct xa_ctx *ctx, struct xa_tree_walker *w, size_t fi,
 		return rc;
 	rc = xa_inode_read(ctx, ino, &dir);
 	if (rc) {
-		fprintf(err, "xfsrecon: %s: directory inode %" PRIu64 " cannot be read\n",
+		xa_diag(msgs, "%s: directory inode %" PRIu64 " cannot be read",
 			w->disp.p[0] ? w->disp.p : "/", ino);
 		*incomplete = true;
 		return rc == XERR_NOMEM ? rc : 0;
@@ -217,7 +218,7 @@ static int visit_dir(struct xa_ctx *ctx, struct xa_tree_walker *w, size_t fi,
 	rc = xa_dir_iterate(ctx, &dir, NULL, xa_dirent_list_add, &l, &complete);
 	xa_inode_release(&dir);
 	if (!complete) {
-		fprintf(err, "xfsrecon: %s: directory inode %" PRIu64 " could not be read completely\n",
+		xa_diag(msgs, "%s: directory inode %" PRIu64 " could not be read completely",
 			w->disp.p[0] ? w->disp.p : "/", ino);
 		*incomplete = true;
 	}
@@ -251,8 +252,8 @@ static int visit_dir(struct xa_ctx *ctx, struct xa_tree_walker *w, size_t fi,
 			if (added < 0) {
 				rc = XERR_NOMEM;
 			} else if (added == 0) {
-				fprintf(err, "xfsrecon: %s: directory inode %" PRIu64 " was already "
-					"listed under another name; not entered again\n", e.path,
+				xa_diag(msgs, "%s: directory inode %" PRIu64 " was already "
+					"listed under another name; not entered again", e.path,
 					l.v[i].ino);
 				*incomplete = true;
 			} else {
@@ -289,7 +290,7 @@ static void walker_release(struct xa_tree_walker *w)
 }
 
 int xa_tree_walk(struct xa_ctx *ctx, uint64_t dir_ino, const char *dir_path, bool recursive,
-		 xa_tree_fn fn, void *arg, FILE *err, bool *incomplete)
+		 xa_tree_fn fn, void *arg, const struct xa_messages *msgs, bool *incomplete)
 {
 	struct xa_tree_walker w = { 0 };
 	struct xa_u64set seen = { 0 };
@@ -317,7 +318,7 @@ int xa_tree_walk(struct xa_ctx *ctx, uint64_t dir_ino, const char *dir_path, boo
 		w.rcut[0] = w.raw.n;
 	}
 	while (!rc && w.nst)
-		rc = visit_dir(ctx, &w, w.stack[--w.nst], &seen, recursive, fn, arg, err,
+		rc = visit_dir(ctx, &w, w.stack[--w.nst], &seen, recursive, fn, arg, msgs,
 			       incomplete);
 	walker_release(&w);
 	xa_u64set_release(&seen);

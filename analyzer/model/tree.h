@@ -12,7 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
+
+#include "analyzer/messages.h"
 
 struct xa_ctx;
 struct xa_inode;
@@ -40,14 +41,14 @@ typedef int (*xa_tree_fn)(void *arg, const struct xa_tree_entry *e);
 /*
  * Walk the tree below directory dir_ino, whose display path is dir_path
  * ("" for the root, so entries print as "/name"; it is used for raw paths
- * too).  With recursive false only
- * the directory's own entries are visited.  Directories are entered once
- * (a second name for one is reported on err and not entered) and at most
- * 4096 levels deep.  *incomplete is set when some directory could not be
- * read completely.  Returns 0 or a negative xerr.
+ * too).  With recursive false only the directory's own entries are
+ * visited.  Directories are entered once (a second name for one is a
+ * diagnostic on msgs, and not entered) and at most 4096 levels deep.
+ * *incomplete is set when some directory could not be read completely (also
+ * said on msgs).  Returns 0 or a negative xerr.
  */
 int xa_tree_walk(struct xa_ctx *ctx, uint64_t dir_ino, const char *dir_path, bool recursive,
-		 xa_tree_fn fn, void *arg, FILE *err, bool *incomplete);
+		 xa_tree_fn fn, void *arg, const struct xa_messages *msgs, bool *incomplete);
 
 /*
  * The display path of e whose raw form is cut after raw_max bytes (a cut

@@ -10,6 +10,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/tree.h"
+#include "cli/message_streams.h"
 
 /* TSK's mode string: a type letter, "/", then ls-style type and permissions. */
 static void mode_string(uint16_t mode, char out[13])
@@ -79,6 +80,7 @@ static int body_entry(void *arg, const struct xa_tree_entry *e)
 int xa_cmd_bodyfile(struct xa_ctx *ctx, FILE *out, FILE *err)
 {
 	struct xa_inode root;
+	struct xc_message_streams ms;
 	bool incomplete = false;
 	int rc;
 
@@ -89,7 +91,8 @@ int xa_cmd_bodyfile(struct xa_ctx *ctx, FILE *out, FILE *err)
 		fprintf(err, "xfsrecon: the root inode cannot be read\n");
 		incomplete = true;
 	}
-	rc = xa_tree_walk(ctx, ctx->sb.rootino, "", true, body_entry, out, err, &incomplete);
+	rc = xa_tree_walk(ctx, ctx->sb.rootino, "", true, body_entry, out,
+			  xc_message_streams(&ms, out, err), &incomplete);
 	if (rc)
 		return rc;
 	return incomplete ? XERR_IO : 0;

@@ -14,6 +14,7 @@
 #include "analyzer/model/file.h"
 #include "analyzer/model/tree.h"
 #include "analyzer/report/escape.h"
+#include "cli/message_streams.h"
 #include "cli/views/files.h"
 #include "formats/dir2_carve.h"
 #include "formats/symlink.h"
@@ -162,6 +163,7 @@ int xa_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xa_ls_opts *o
 	      FILE *out, FILE *err)
 {
 	struct ls_state st = { ctx, o, out };
+	struct xc_message_streams ms;
 	struct xa_inode ip;
 	bool incomplete = false;
 	uint64_t ino;
@@ -192,7 +194,8 @@ int xa_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xa_ls_opts *o
 	len = strlen(base);
 	while (len && base[len - 1] == '/')
 		base[--len] = '\0';
-	rc = xa_tree_walk(ctx, ino, base, o->recursive, ls_entry, &st, err, &incomplete);
+	rc = xa_tree_walk(ctx, ino, base, o->recursive, ls_entry, &st,
+			  xc_message_streams(&ms, out, err), &incomplete);
 	if (!rc && o->deleted)
 		rc = list_deleted(ctx, out, ino, o->recursive ? base : NULL);
 	free(base);

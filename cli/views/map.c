@@ -28,6 +28,7 @@
 #include "analyzer/model/u64set.h"
 #include "analyzer/report/report_xml.h"
 #include "analyzer/report/xml_writer.h"
+#include "cli/message_streams.h"
 #include "cli/views/map_int.h"
 #include "formats/btrec.h"
 
@@ -231,6 +232,7 @@ static int cmp_path(const void *x, const void *y)
 static int find_paths(struct xa_map_run *r, struct xa_u64set *want, FILE *err)
 {
 	struct path_walk pw = { r, want, { 0 }, 0, 0 };
+	struct xc_message_streams ms;
 	bool incomplete = false;
 	uint64_t root = r->ctx->sb.rootino;
 	int rc = 0;
@@ -243,7 +245,8 @@ static int find_paths(struct xa_map_run *r, struct xa_u64set *want, FILE *err)
 			goto out;
 		}
 	}
-	rc = xa_tree_walk(r->ctx, root, "", true, path_entry, &pw, err, &incomplete);
+	rc = xa_tree_walk(r->ctx, root, "", true, path_entry, &pw,
+			  xc_message_streams(&ms, NULL, err), &incomplete);
 	if (pw.err)
 		rc = pw.err;
 	/* A namespace that cannot be walked leaves inodes without paths, no more. */
