@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-int xa_parse_u64(const char *s, uint64_t *out)
+int xc_parse_u64(const char *s, uint64_t *out)
 {
 	char *end;
 	unsigned long long v;

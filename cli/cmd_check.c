@@ -32,7 +32,7 @@ static int damage_code(const struct xa_ctx *ctx, const char *image, int code)
 
 static int log_only(struct xa_ctx *ctx)
 {
-	int rc = xa_cmd_log_list(ctx, stdout, stderr);
+	int rc = xc_cmd_log_list(ctx, stdout, stderr);
 
 	xa_ctx_release(ctx);
 	return xc_exit_after(rc);
@@ -49,7 +49,7 @@ int xc_run_info(const struct xc_command *cmd, const struct xc_args *a)
 		return code;
 	if (xc_has(a, XC_OPT_LOG_ONLY))
 		return log_only(&ctx);
-	xa_report_text_info(stdout, &ctx);
+	xc_report_text_info(stdout, &ctx);
 	code = damage_code(&ctx, a->words[1], XC_EXIT_CLEAN);
 	xa_ctx_release(&ctx);
 	return code;
@@ -78,9 +78,9 @@ int xc_run_check(const struct xc_command *cmd, const struct xc_args *a)
 		if (ctx.log_dirty) {
 			fprintf(stdout, "log:        dirty; %s\n", ctx.log.replayed ?
 				"checked as replayed" : "checked as on disk (not replayed)");
-			xa_report_text_log(stdout, &ctx);
+			xc_report_text_log(stdout, &ctx);
 		}
-		xa_report_text_findings(stdout, &ctx);
+		xc_report_text_findings(stdout, &ctx);
 	}
 	code = XC_EXIT_CLEAN;
 	if (a->xml) {

@@ -68,7 +68,7 @@ int xc_ctx_run(const struct xc_args *a, unsigned mode, bool keep_ownership,
 	if (rc == XERR_NOTXFS || (rc == 0 && ctx->geom_source == XA_GEOM_NONE)) {
 		fprintf(stderr, "xfsrecon: %s: not an XFS filesystem (no usable superblock)\n", image);
 		if (findings_if_not_xfs)
-			xa_report_text_findings(stdout, ctx);
+			xc_report_text_findings(stdout, ctx);
 		xa_ctx_release(ctx);
 		return XC_EXIT_OPERATIONAL;
 	}

@@ -17,14 +17,14 @@
 
 static int run_extract(struct xa_ctx *ctx, const struct xc_args *a)
 {
-	struct xa_extract_opts eo = { a->dest, true, xc_has(a, XC_OPT_VERBOSE),
+	struct xc_extract_opts eo = { a->dest, true, xc_has(a, XC_OPT_VERBOSE),
 				      xc_has(a, XC_OPT_SAME_OWNER),
 				      xc_has(a, XC_OPT_PRESERVE_PRIVILEGES), a->max_bytes,
 				      xc_has(a, XC_OPT_PROGRESS) };
-	struct xa_extract_stats es;
+	struct xc_extract_stats es;
 	int rc;
 
-	rc = xa_cmd_extract(ctx, a->nwords > 2 ? a->words[2] : "/", &eo, &es, stderr);
+	rc = xc_cmd_extract(ctx, a->nwords > 2 ? a->words[2] : "/", &eo, &es, stderr);
 	if (!xc_has(a, XC_OPT_QUIET)) {
 		printf("extracted %" PRIu64 " files (%" PRIu64 " bytes), %" PRIu64 " directories, %"
 		       PRIu64 " symlinks, %" PRIu64 " special files; %" PRIu64 " skipped, %" PRIu64
@@ -52,18 +52,18 @@ int xc_run_files(const struct xc_command *cmd, const struct xc_args *a)
 	if (rc)
 		return rc;
 	if (!strcmp(cmd->name, "ls")) {
-		struct xa_ls_opts lo = { xc_has(a, XC_OPT_LONG), xc_has(a, XC_OPT_RECURSIVE),
+		struct xc_ls_opts lo = { xc_has(a, XC_OPT_LONG), xc_has(a, XC_OPT_RECURSIVE),
 					 xc_has(a, XC_OPT_DELETED), xc_has(a, XC_OPT_NULL) };
 
-		rc = xa_cmd_ls(&ctx, target, &lo, stdout, stderr);
+		rc = xc_cmd_ls(&ctx, target, &lo, stdout, stderr);
 	} else if (!strcmp(cmd->name, "stat")) {
-		rc = xa_cmd_stat(&ctx, target, stdout, stderr);
+		rc = xc_cmd_stat(&ctx, target, stdout, stderr);
 	} else if (!strcmp(cmd->name, "cat")) {
-		rc = xa_cmd_cat(&ctx, target, stdout, stderr);
+		rc = xc_cmd_cat(&ctx, target, stdout, stderr);
 	} else if (!strcmp(cmd->name, "extract")) {
 		rc = run_extract(&ctx, a);
 	} else {
-		rc = xa_cmd_bodyfile(&ctx, stdout, stderr);
+		rc = xc_cmd_bodyfile(&ctx, stdout, stderr);
 	}
 	xa_ctx_release(&ctx);
 	return xc_exit_after(rc);

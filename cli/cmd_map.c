@@ -20,14 +20,14 @@ int xc_run_fsmap(const struct xc_command *cmd, const struct xc_args *a)
 	rc = xc_ctx_run(a, XA_RUN_CHECK, true, false, &ctx);
 	if (rc)
 		return rc;
-	rc = xa_cmd_fsmap(&ctx, xc_has(a, XC_OPT_XFS_DB), xc_has(a, XC_OPT_FORWARD), stdout, stderr);
+	rc = xc_cmd_fsmap(&ctx, xc_has(a, XC_OPT_XFS_DB), xc_has(a, XC_OPT_FORWARD), stdout, stderr);
 	xa_ctx_release(&ctx);
 	return xc_exit_after(rc);
 }
 
 int xc_run_map(const struct xc_command *cmd, const struct xc_args *a)
 {
-	struct xa_map_opts mo = { a->out, xc_has(a, XC_OPT_HTML), xc_has(a, XC_OPT_FORCE),
+	struct xc_map_opts mo = { a->out, xc_has(a, XC_OPT_HTML), xc_has(a, XC_OPT_FORCE),
 				  xc_has(a, XC_OPT_FORWARD), xc_has(a, XC_OPT_AG), a->ag };
 	struct xa_ctx ctx;
 	int rc;
@@ -42,7 +42,7 @@ int xc_run_map(const struct xc_command *cmd, const struct xc_args *a)
 	rc = xc_ctx_run(a, XA_RUN_CHECK, true, false, &ctx);
 	if (rc)
 		return rc;
-	rc = xa_cmd_map(&ctx, &mo, stderr);
+	rc = xc_cmd_map(&ctx, &mo, stderr);
 	xa_ctx_release(&ctx);
 	if (rc == XERR_EXISTS)
 		return XC_EXIT_USAGE;

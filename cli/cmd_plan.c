@@ -83,7 +83,7 @@ static int collect(struct xa_ctx *ctx, const struct xr_plan *plan, struct xr_pf_
 }
 
 /* Build the index of plan and save the file; id receives its identity. */
-static int store(const struct xr_cmd_plan_opts *o, struct xa_ctx *ctx, const struct xr_plan *plan,
+static int store(const struct xc_cmd_plan_opts *o, struct xa_ctx *ctx, const struct xr_plan *plan,
 		 const struct xr_repair_summary *sum, const char *result, uint8_t id[32],
 		 char *err, size_t errlen)
 {
@@ -172,9 +172,9 @@ out:
 	return rc;
 }
 
-int xr_cmd_plan(const struct xr_cmd_plan_opts *o, FILE *out, FILE *errs)
+int xc_cmd_plan(const struct xc_cmd_plan_opts *o, FILE *out, FILE *errs)
 {
-	struct xr_prepare_opts po = { 0 };
+	struct xc_prepare_opts po = { 0 };
 	struct xr_repair_summary sum;
 	struct xr_plan plan;
 	struct xa_ctx ctx;
@@ -188,7 +188,7 @@ int xr_cmd_plan(const struct xr_cmd_plan_opts *o, FILE *out, FILE *errs)
 	po.zero_log = o->zero_log;
 	po.no_replay = o->no_replay;
 	po.progress = o->progress;
-	code = xr_repair_prepare(&po, &ctx, &plan, &sum, errs);
+	code = xc_repair_prepare(&po, &ctx, &plan, &sum, errs);
 	if (code)
 		return code;
 	if (sum.refused) {
@@ -381,7 +381,7 @@ static void show_element(FILE *out, xmlTextReaderPtr r, const char *name, const 
 	}
 }
 
-int xr_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *errs)
+int xc_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *errs)
 {
 	struct xr_planfile pf;
 	xmlTextReaderPtr r;
@@ -437,7 +437,7 @@ int xr_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *er
 
 int xc_run_plan(const struct xc_command *cmd, const struct xc_args *a)
 {
-	struct xr_cmd_plan_opts po = { 0 };
+	struct xc_cmd_plan_opts po = { 0 };
 
 	(void)cmd;
 	if (!a->out) {
@@ -452,11 +452,11 @@ int xc_run_plan(const struct xc_command *cmd, const struct xc_args *a)
 	po.no_replay = xc_has(a, XC_OPT_NO_REPLAY);
 	po.progress = xc_has(a, XC_OPT_PROGRESS);
 	po.quiet = xc_has(a, XC_OPT_QUIET);
-	return xr_cmd_plan(&po, stdout, stderr);
+	return xc_cmd_plan(&po, stdout, stderr);
 }
 
 int xc_run_show_plan(const struct xc_command *cmd, const struct xc_args *a)
 {
 	(void)cmd;
-	return xr_cmd_show_plan(a->words[1], a->xml, stdout, stderr);
+	return xc_cmd_show_plan(a->words[1], a->xml, stdout, stderr);
 }

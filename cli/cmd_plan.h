@@ -2,19 +2,19 @@
  * cmd_plan.h - the `plan` command (store the repair plan of IMAGE in a plan
  * file) and the `show-plan` command (print a plan or undo file for review).
  *
- * `plan` runs the very planner `repair` runs (xr_repair_prepare), so that
+ * `plan` runs the very planner `repair` runs (xc_repair_prepare), so that
  * applying the stored plan to a copy of IMAGE gives what `repair -o` writes,
  * byte for byte.  The file format is plan_file.h's.
  */
-#ifndef XR_CMD_PLAN_H
-#define XR_CMD_PLAN_H
+#ifndef XC_CMD_PLAN_H
+#define XC_CMD_PLAN_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
 struct ximg_open_opts;
 
-struct xr_cmd_plan_opts {
+struct xc_cmd_plan_opts {
 	const char *image;
 	const struct ximg_open_opts *io;
 	const char *out;          /* the plan file to write (required) */
@@ -32,7 +32,7 @@ struct xr_cmd_plan_opts {
  * every error was written, 4 problems the plan leaves (it is still written)
  * or a dirty log refused (nothing written), 8 operational, 16 usage.
  */
-int xr_cmd_plan(const struct xr_cmd_plan_opts *o, FILE *out, FILE *errs);
+int xc_cmd_plan(const struct xc_cmd_plan_opts *o, FILE *out, FILE *errs);
 
 /*
  * Print the plan or undo file at path: a text review to out, or, when
@@ -42,6 +42,6 @@ int xr_cmd_plan(const struct xr_cmd_plan_opts *o, FILE *out, FILE *errs);
  * filesystem), 8 (unreadable or damaged file), 16 usage (also a refused
  * XML path).
  */
-int xr_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *errs);
+int xc_cmd_show_plan(const char *path, const char *xml_path, FILE *out, FILE *errs);
 
-#endif /* XR_CMD_PLAN_H */
+#endif /* XC_CMD_PLAN_H */

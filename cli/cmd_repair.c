@@ -183,7 +183,7 @@ static int check_output(const char *path, struct xa_ctx *after, FILE *errs)
 	return 0;
 }
 
-static int finish_report(const struct xr_cmd_repair_opts *o, const struct xa_ctx *ctx,
+static int finish_report(const struct xc_cmd_repair_opts *o, const struct xa_ctx *ctx,
 			 const struct xr_plan *plan, const struct xr_repair_summary *sum,
 			 const struct xr_report_info *ri, FILE *errs)
 {
@@ -198,7 +198,7 @@ static int finish_report(const struct xr_cmd_repair_opts *o, const struct xa_ctx
 	return rc;
 }
 
-int xr_repair_prepare(const struct xr_prepare_opts *o, struct xa_ctx *ctx, struct xr_plan *plan,
+int xc_repair_prepare(const struct xc_prepare_opts *o, struct xa_ctx *ctx, struct xr_plan *plan,
 		      struct xr_repair_summary *sum, FILE *errs)
 {
 	struct xa_options opts = { 0 };
@@ -268,9 +268,9 @@ fail:
 	return code;
 }
 
-int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
+int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs)
 {
-	struct xr_prepare_opts po = { 0 };
+	struct xc_prepare_opts po = { 0 };
 	struct xr_repair_summary sum;
 	struct xr_report_info ri;
 	struct xr_plan plan;
@@ -286,7 +286,7 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 	po.no_replay = o->no_replay;
 	po.progress = o->progress;
 	po.hash = !o->dry_run || o->report;
-	code = xr_repair_prepare(&po, &ctx, &plan, &sum, errs);
+	code = xc_repair_prepare(&po, &ctx, &plan, &sum, errs);
 	if (code)
 		return code;
 	if (sum.refused) {
@@ -346,7 +346,7 @@ int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs)
 		ri.result = "incomplete";
 		code = XC_EXIT_LEFT;
 		if (!o->quiet)
-			xa_report_text_findings(out, &after);
+			xc_report_text_findings(out, &after);
 	} else if (sum.errors == 0 && plan.nchanges == 0) {
 		ri.result = "clean";
 		code = XC_EXIT_CLEAN;
@@ -372,7 +372,7 @@ out:
 
 int xc_run_repair(const struct xc_command *cmd, const struct xc_args *a)
 {
-	struct xr_cmd_repair_opts ro = { 0 };
+	struct xc_cmd_repair_opts ro = { 0 };
 
 	(void)cmd;
 	if (!a->out && !xc_has(a, XC_OPT_DRY_RUN)) {
@@ -390,5 +390,5 @@ int xc_run_repair(const struct xc_command *cmd, const struct xc_args *a)
 	ro.progress = xc_has(a, XC_OPT_PROGRESS);
 	ro.quiet = xc_has(a, XC_OPT_QUIET);
 	ro.verbose = xc_has(a, XC_OPT_VERBOSE);
-	return xr_cmd_repair(&ro, stdout, stderr);
+	return xc_cmd_repair(&ro, stdout, stderr);
 }

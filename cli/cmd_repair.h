@@ -3,15 +3,15 @@
  * report.  main.c parses the options; this file runs the steps and says
  * which exit code the run earned.
  */
-#ifndef XR_CMD_REPAIR_H
-#define XR_CMD_REPAIR_H
+#ifndef XC_CMD_REPAIR_H
+#define XC_CMD_REPAIR_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
 struct ximg_open_opts;
 
-struct xr_cmd_repair_opts {
+struct xc_cmd_repair_opts {
 	const char *image;
 	const struct ximg_open_opts *io;
 	const char *out;          /* OUT (required unless dry_run) */
@@ -28,14 +28,14 @@ struct xr_cmd_repair_opts {
 
 
 /* Run the command; messages go to out (results) and errs (diagnostics). */
-int xr_cmd_repair(const struct xr_cmd_repair_opts *o, FILE *out, FILE *errs);
+int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs);
 
 struct xa_ctx;
 struct xr_plan;
 struct xr_repair_summary;
 
 /* What `repair` and `plan` share: the input and how to plan it. */
-struct xr_prepare_opts {
+struct xc_prepare_opts {
 	const char *image;
 	const struct ximg_open_opts *io;
 	bool        zero_log;     /* discard a dirty log */
@@ -54,7 +54,7 @@ struct xr_prepare_opts {
  * or the exit code of a failure already reported on errs (nothing to
  * release then).
  */
-int xr_repair_prepare(const struct xr_prepare_opts *o, struct xa_ctx *ctx, struct xr_plan *plan,
+int xc_repair_prepare(const struct xc_prepare_opts *o, struct xa_ctx *ctx, struct xr_plan *plan,
 		      struct xr_repair_summary *sum, FILE *errs);
 
-#endif /* XR_CMD_REPAIR_H */
+#endif /* XC_CMD_REPAIR_H */

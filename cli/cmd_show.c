@@ -8,7 +8,7 @@
 
 int xc_run_show(const struct xc_command *cmd, const struct xc_args *a)
 {
-	struct xa_show_opts so = { xc_has(a, XC_OPT_ANNOTATE), xc_has(a, XC_OPT_JSON), a->show_as,
+	struct xc_show_opts so = { xc_has(a, XC_OPT_ANNOTATE), xc_has(a, XC_OPT_JSON), a->show_as,
 				   a->words[1] };
 	struct xa_ctx ctx;
 	int rc;
@@ -17,7 +17,7 @@ int xc_run_show(const struct xc_command *cmd, const struct xc_args *a)
 	rc = xc_ctx_run(a, XA_RUN_INFO, false, false, &ctx);
 	if (rc)
 		return rc;
-	rc = xa_show_cmd(stdout, stderr, &ctx, a->nwords - 2, a->words + 2, &so);
+	rc = xc_show_cmd(stdout, stderr, &ctx, a->nwords - 2, a->words + 2, &so);
 	xa_ctx_release(&ctx);
 	return xc_exit_after(rc);
 }

@@ -96,7 +96,7 @@ static int take_value(struct xc_args *a, enum xc_opt o, const char *v, FILE *err
 	case XC_OPT_REPORT: a->report = v; break;
 	case XC_OPT_UNDO: a->undo = v; break;
 	case XC_OPT_OFFSET:
-		if (xa_parse_u64(v, &n)) {
+		if (xc_parse_u64(v, &n)) {
 			fprintf(err, "xfsrecon: --offset needs a byte count, not '%s'\n", v);
 			return -1;
 		}
@@ -104,21 +104,21 @@ static int take_value(struct xc_args *a, enum xc_opt o, const char *v, FILE *err
 		a->io.offset = n;
 		break;
 	case XC_OPT_PARTITION:
-		if (xa_parse_u64(v, &n) || n == 0 || n > 4096) {
+		if (xc_parse_u64(v, &n) || n == 0 || n > 4096) {
 			fprintf(err, "xfsrecon: --partition needs a partition number, not '%s'\n", v);
 			return -1;
 		}
 		a->io.partition = (int)n;
 		break;
 	case XC_OPT_MAX_BYTES:
-		if (xa_parse_u64(v, &n) || n == 0) {
+		if (xc_parse_u64(v, &n) || n == 0) {
 			fprintf(err, "xfsrecon: --max-bytes needs a byte count, not '%s'\n", v);
 			return -1;
 		}
 		a->max_bytes = n;
 		break;
 	case XC_OPT_AG:
-		if (xa_parse_u64(v, &n) || n > UINT32_MAX) {
+		if (xc_parse_u64(v, &n) || n > UINT32_MAX) {
 			fprintf(err, "xfsrecon: --ag needs an AG number, not '%s'\n", v);
 			return -1;
 		}

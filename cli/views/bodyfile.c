@@ -77,11 +77,11 @@ static int body_entry(void *arg, const struct xa_tree_entry *e)
 	return 0;
 }
 
-int xa_cmd_bodyfile(struct xa_ctx *ctx, FILE *out, FILE *err)
+int xc_cmd_bodyfile(struct xa_ctx *ctx, FILE *out, FILE *err)
 {
 	struct xa_inode root;
 	struct xc_message_streams ms;
-	bool incomplete = false;
+	bool root_lost = false, incomplete;
 	int rc;
 
 	if (xa_inode_read(ctx, ctx->sb.rootino, &root) == 0) {
@@ -89,11 +89,11 @@ int xa_cmd_bodyfile(struct xa_ctx *ctx, FILE *out, FILE *err)
 		xa_inode_release(&root);
 	} else {
 		fprintf(err, "xfsrecon: the root inode cannot be read\n");
-		incomplete = true;
+		root_lost = true;
 	}
 	rc = xa_tree_walk(ctx, ctx->sb.rootino, "", true, body_entry, out,
 			  xc_message_streams(&ms, out, err), &incomplete);
 	if (rc)
 		return rc;
-	return incomplete ? XERR_IO : 0;
+	return incomplete || root_lost ? XERR_IO : 0;
 }

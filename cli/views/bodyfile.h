@@ -2,8 +2,8 @@
  * bodyfile.h - `xfsrecon bodyfile IMAGE`: every name in the filesystem as a
  * line of the Sleuth Kit body format, the input of mactime timelines.
  */
-#ifndef XA_BODYFILE_H
-#define XA_BODYFILE_H
+#ifndef XC_BODYFILE_H
+#define XC_BODYFILE_H
 
 #include <stdio.h>
 
@@ -17,6 +17,6 @@ struct xa_ctx;
  * it does not exist).  "|", "/" and unprintable bytes in names are escaped.
  * Returns 0, XERR_IO when part of the tree could not be read, or a negative xerr.
  */
-int xa_cmd_bodyfile(struct xa_ctx *ctx, FILE *out, FILE *err);
+int xc_cmd_bodyfile(struct xa_ctx *ctx, FILE *out, FILE *err);
 
-#endif /* XA_BODYFILE_H */
+#endif /* XC_BODYFILE_H */

@@ -52,14 +52,14 @@
 
 struct xstate {
 	struct xa_ctx           *ctx;
-	const struct xa_extract_opts *o;
-	struct xa_extract_stats *st;
+	const struct xc_extract_opts *o;
+	struct xc_extract_stats *st;
 	FILE                    *err;
 	struct xa_u64set         seen_dirs;
 	uint8_t                 *buf;
 	bool                     tty;
 	int                      rc;       /* first operational error */
-	struct xa_extract_refc  *refc;     /* refcountbt evidence, read on demand */
+	struct xc_extract_refc  *refc;     /* refcountbt evidence, read on demand */
 	uint64_t                 room;     /* free bytes in the destination, last seen */
 	/* The host path of the directory being extracted, for messages: one
 	 * buffer that grows by a name on the way down and is cut back on the
@@ -379,7 +379,7 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 	}
 	rc = xa_extents_load(x->ctx, ip, XA_DATA_FORK, &ex);
 	if (!rc && !(ip->d.flags & XFS_DIFLAG_REALTIME))
-		rc = xa_extract_map_dedup(x->ctx, &ex, &x->refc, &dups, &tangled);
+		rc = xc_extract_map_dedup(x->ctx, &ex, &x->refc, &dups, &tangled);
 	if (rc) {
 		xa_extents_release(&ex);
 		x->rc = rc;
@@ -673,8 +673,8 @@ out:
 	xa_dirent_list_release(&l);
 }
 
-int xa_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xa_extract_opts *o,
-		   struct xa_extract_stats *st, FILE *err)
+int xc_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xc_extract_opts *o,
+		   struct xc_extract_stats *st, FILE *err)
 {
 	struct xstate x;
 	struct xa_inode ip;
@@ -682,7 +682,7 @@ int xa_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xa_extra
 	int dirfd, rc;
 
 	memset(st, 0, sizeof(*st));
-	rc = xa_target_resolve(ctx, target, &ino, err);
+	rc = xc_target_resolve(ctx, target, &ino, err);
 	if (rc)
 		return rc;
 	dirfd = open(o->dest, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -737,7 +737,7 @@ int xa_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xa_extra
 	if (x.tty && (o->progress || o->progress_lines))
 		fputc('\n', err);
 	free(x.buf);
-	xa_extract_refc_free(&x.refc);
+	xc_extract_refc_free(&x.refc);
 	free(x.cur_path);
 	xa_u64set_release(&x.seen_dirs);
 	close(dirfd);

@@ -2,8 +2,8 @@
  * extract.h - `xfsrecon extract IMAGE [PATH] -C DIR`: copy files out of the
  * image into a host directory, without mounting.
  */
-#ifndef XA_EXTRACT_H
-#define XA_EXTRACT_H
+#ifndef XC_EXTRACT_H
+#define XC_EXTRACT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -11,7 +11,7 @@
 
 struct xa_ctx;
 
-struct xa_extract_opts {
+struct xc_extract_opts {
 	const char *dest;      /* existing host directory everything goes under */
 	bool        progress;  /* a progress line on err (when err is a terminal) */
 	bool        verbose;   /* one line on err per thing stripped */
@@ -24,13 +24,13 @@ struct xa_extract_opts {
 				     * (and at the end), terminal or not */
 };
 
-struct xa_extract_stats {
+struct xc_extract_stats {
 	uint64_t files, dirs, symlinks, specials;
 	uint64_t bytes;        /* data bytes written (holes and zero blocks are not) */
 	uint64_t skipped;      /* entries that could not be created on the host */
 	uint64_t damaged;      /* files with byte ranges that could not be read,
 				* mapped twice, or cut at a damaged size */
-	/* Stripped by default (see xa_cmd_extract): */
+	/* Stripped by default (see xc_cmd_extract): */
 	uint64_t strip_modes;    /* non-directories whose setuid/setgid/sticky bits were dropped */
 	uint64_t strip_owners;   /* entries whose uid/gid was not reproduced */
 	uint64_t strip_devices;  /* device nodes not created */
@@ -61,7 +61,7 @@ struct xa_extract_stats {
  * XERR_NOMEM when a bound stopped it (st->limit_hit), or another negative
  * xerr.
  */
-int xa_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xa_extract_opts *o,
-		   struct xa_extract_stats *st, FILE *err);
+int xc_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xc_extract_opts *o,
+		   struct xc_extract_stats *st, FILE *err);
 
-#endif /* XA_EXTRACT_H */
+#endif /* XC_EXTRACT_H */

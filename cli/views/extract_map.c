@@ -21,7 +21,7 @@
 #include "analyzer/scan/btree_walk.h"
 #include "formats/btrec.h"
 
-struct xa_extract_refc {
+struct xc_extract_refc {
 	uint32_t            nags;
 	bool               *read;   /* the AG's tree was walked (once: the walk claims blocks) */
 	struct xa_ownlist  *lists;  /* its shared extents, refcount >= 2 */
@@ -39,9 +39,9 @@ struct dedup {
 	size_t              n, cap;
 };
 
-void xa_extract_refc_free(struct xa_extract_refc **rp)
+void xc_extract_refc_free(struct xc_extract_refc **rp)
 {
-	struct xa_extract_refc *r = *rp;
+	struct xc_extract_refc *r = *rp;
 
 	if (!r)
 		return;
@@ -70,10 +70,10 @@ static int refc_rec(struct xa_walk *w, const uint8_t *rec, unsigned idx, uint32_
 }
 
 /* The evidence of AG agno, its refcountbt walked on first use. */
-static int refc_ev(struct xa_ctx *ctx, struct xa_extract_refc **rp, uint32_t agno,
+static int refc_ev(struct xa_ctx *ctx, struct xc_extract_refc **rp, uint32_t agno,
 		   struct xa_xlink_ev **out)
 {
-	struct xa_extract_refc *r = *rp;
+	struct xc_extract_refc *r = *rp;
 	struct xa_ag *ag = &ctx->ags[agno];
 	struct xa_walk w;
 	int rc;
@@ -248,8 +248,8 @@ static int subtract(struct xa_extents *ex, struct drop *d, size_t nd, uint64_t *
 	return 0;
 }
 
-int xa_extract_map_dedup(struct xa_ctx *ctx, struct xa_extents *ex,
-			 struct xa_extract_refc **refc, uint64_t *dup_blocks, bool *tangled)
+int xc_extract_map_dedup(struct xa_ctx *ctx, struct xa_extents *ex,
+			 struct xc_extract_refc **refc, uint64_t *dup_blocks, bool *tangled)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	struct xa_ownlist all = { 0 };

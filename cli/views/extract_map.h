@@ -10,8 +10,8 @@
  * bounded by the blocks of the filesystem plus what the refcountbt vouches
  * for.
  */
-#ifndef XA_EXTRACT_MAP_H
-#define XA_EXTRACT_MAP_H
+#ifndef XC_EXTRACT_MAP_H
+#define XC_EXTRACT_MAP_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,10 +21,10 @@
 struct xa_ctx;
 
 /* The refcount evidence of every AG, read once per run on first use. */
-struct xa_extract_refc;
+struct xc_extract_refc;
 
-/* Free what xa_extract_map_dedup gathered; *rp is NULL afterwards. */
-void xa_extract_refc_free(struct xa_extract_refc **rp);
+/* Free what xc_extract_map_dedup gathered; *rp is NULL afterwards. */
+void xc_extract_refc_free(struct xc_extract_refc **rp);
 
 /*
  * Remove from ex (one data fork, sorted by file offset) every
@@ -36,7 +36,7 @@ void xa_extract_refc_free(struct xa_extract_refc **rp);
  * removed whole.  *refc caches the refcountbt records between calls.
  * Returns 0 or XERR_NOMEM.
  */
-int xa_extract_map_dedup(struct xa_ctx *ctx, struct xa_extents *ex,
-			 struct xa_extract_refc **refc, uint64_t *dup_blocks, bool *tangled);
+int xc_extract_map_dedup(struct xa_ctx *ctx, struct xa_extents *ex,
+			 struct xc_extract_refc **refc, uint64_t *dup_blocks, bool *tangled);
 
-#endif /* XA_EXTRACT_MAP_H */
+#endif /* XC_EXTRACT_MAP_H */

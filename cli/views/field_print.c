@@ -10,7 +10,7 @@
 
 #include "formats/endian.h"
 
-void xa_uuid_format(const uint8_t *u, char *buf)
+void xc_uuid_format(const uint8_t *u, char *buf)
 {
 	snprintf(buf, 37,
 		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
@@ -21,7 +21,7 @@ void xa_uuid_format(const uint8_t *u, char *buf)
 /* Seconds from 1901-12-13 20:45:52 UTC (bigtime epoch) to the Unix epoch. */
 #define BIGTIME_EPOCH_OFFSET 2147483648ll
 
-void xa_timestamp_decode(uint64_t raw, bool bigtime, int64_t *sec, uint32_t *nsec)
+void xc_timestamp_decode(uint64_t raw, bool bigtime, int64_t *sec, uint32_t *nsec)
 {
 	if (bigtime) {
 		*sec = (int64_t)(raw / 1000000000ull) - BIGTIME_EPOCH_OFFSET;
@@ -53,7 +53,7 @@ static void vb_add(struct vbuf *b, const char *fmt, ...)
 		b->n = (size_t)r < b->cap - b->n ? b->n + (size_t)r : b->cap - 1;
 }
 
-void xa_chars_format(const uint8_t *p, size_t n, char *out, size_t cap)
+void xc_chars_format(const uint8_t *p, size_t n, char *out, size_t cap)
 {
 	struct vbuf b = { out, cap, 0 };
 
@@ -75,7 +75,7 @@ static bool all_ones(uint64_t v, unsigned size)
 }
 
 static void format_time(const struct xfmt_field *f, uint64_t raw, bool bigtime,
-			xa_field_emit_fn fn, void *arg)
+			xc_field_emit_fn fn, void *arg)
 {
 	int64_t sec;
 	uint32_t nsec;
@@ -83,7 +83,7 @@ static void format_time(const struct xfmt_field *f, uint64_t raw, bool bigtime,
 	struct tm tm;
 	char name[96], val[64];
 
-	xa_timestamp_decode(raw, bigtime, &sec, &nsec);
+	xc_timestamp_decode(raw, bigtime, &sec, &nsec);
 	t = (time_t)sec;
 	snprintf(name, sizeof(name), "%s.sec", f->name);
 	if (!gmtime_r(&t, &tm) || !strftime(val, sizeof(val), "%a %b %e %H:%M:%S %Y", &tm))
@@ -94,10 +94,10 @@ static void format_time(const struct xfmt_field *f, uint64_t raw, bool bigtime,
 	fn(arg, name, val);
 }
 
-unsigned xa_field_render(const struct xfmt_field *f, const uint8_t *buf, size_t len,
-			 const struct xa_field_print_opts *o, xa_field_emit_fn fn, void *arg)
+unsigned xc_field_render(const struct xfmt_field *f, const uint8_t *buf, size_t len,
+			 const struct xc_field_print_opts *o, xc_field_emit_fn fn, void *arg)
 {
-	char val[XA_FIELD_VALUE_MAX];
+	char val[XC_FIELD_VALUE_MAX];
 	struct vbuf b = { val, sizeof(val), 0 };
 	uint64_t v = 0;
 
@@ -114,10 +114,10 @@ unsigned xa_field_render(const struct xfmt_field *f, const uint8_t *buf, size_t 
 		return 2;
 	case XFK_UUID:
 		if (sizeof(val) >= 37)
-			xa_uuid_format(buf + f->off, val);
+			xc_uuid_format(buf + f->off, val);
 		break;
 	case XFK_CHARS:
-		xa_chars_format(buf + f->off, f->size, val, sizeof(val));
+		xc_chars_format(buf + f->off, f->size, val, sizeof(val));
 		break;
 	case XFK_BYTES:
 		for (unsigned i = 0; i < f->size; i++)
@@ -165,7 +165,7 @@ unsigned xa_field_render(const struct xfmt_field *f, const uint8_t *buf, size_t 
 struct print_arg {
 	FILE                             *out;
 	const struct xfmt_field          *f;
-	const struct xa_field_print_opts *o;
+	const struct xc_field_print_opts *o;
 };
 
 static void print_pair(void *arg, const char *name, const char *value)
@@ -180,17 +180,17 @@ static void print_pair(void *arg, const char *name, const char *value)
 	fputc('\n', pa->out);
 }
 
-void xa_field_print(FILE *out, const struct xfmt_field *f, const uint8_t *buf,
-		    size_t len, const struct xa_field_print_opts *o)
+void xc_field_print(FILE *out, const struct xfmt_field *f, const uint8_t *buf,
+		    size_t len, const struct xc_field_print_opts *o)
 {
 	struct print_arg pa = { out, f, o };
 
-	xa_field_render(f, buf, len, o, print_pair, &pa);
+	xc_field_render(f, buf, len, o, print_pair, &pa);
 }
 
-void xa_fields_print(FILE *out, const struct xfmt_field *table, const uint8_t *buf,
-		     size_t len, const struct xa_field_print_opts *o)
+void xc_fields_print(FILE *out, const struct xfmt_field *table, const uint8_t *buf,
+		     size_t len, const struct xc_field_print_opts *o)
 {
 	for (; table->name; table++)
-		xa_field_print(out, table, buf, len, o);
+		xc_field_print(out, table, buf, len, o);
 }

@@ -22,7 +22,7 @@
 
 #define CAT_CHUNK (1u << 20)
 
-int xa_target_resolve(struct xa_ctx *ctx, const char *target, uint64_t *ino, FILE *err)
+int xc_target_resolve(struct xa_ctx *ctx, const char *target, uint64_t *ino, FILE *err)
 {
 	uint64_t v;
 
@@ -35,7 +35,7 @@ int xa_target_resolve(struct xa_ctx *ctx, const char *target, uint64_t *ino, FIL
 		/* Unreadable on the way is damage (8); a wrong path is usage (16). */
 		return rc == XERR_NOMEM || rc == XERR_IO ? rc : rc ? XERR_USAGE : 0;
 	}
-	if (xa_parse_u64(target, &v) != 0) {
+	if (xc_parse_u64(target, &v) != 0) {
 		fprintf(err, "xfsrecon: '%s' is neither an absolute path nor an inode number\n",
 			target);
 		return XERR_USAGE;
@@ -59,7 +59,7 @@ static uint32_t crc_as_xfs_db(uint32_t v)
 static int open_target(struct xa_ctx *ctx, const char *target, uint64_t *ino,
 		       struct xa_inode *ip, FILE *err)
 {
-	int rc = xa_target_resolve(ctx, target, ino, err);
+	int rc = xc_target_resolve(ctx, target, ino, err);
 
 	if (rc)
 		return rc;
@@ -141,7 +141,7 @@ static int print_xattr(void *arg, const struct xa_xattr *a)
 	return 0;
 }
 
-int xa_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
+int xc_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 {
 	struct xa_inode ip;
 	struct xa_extents ex;
@@ -236,7 +236,7 @@ static void note_missing(void *arg, uint64_t off, uint64_t len)
 		say_missing(m, &done);
 }
 
-int xa_cmd_cat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
+int xc_cmd_cat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 {
 	struct missing_state ms = { err, 0, 0, { 0, 0 } };
 	struct xa_missing_run tail;

@@ -1,8 +1,8 @@
 /*
  * files.h - `xfsrecon stat` and `xfsrecon cat`: one file, without mounting.
  */
-#ifndef XA_FILES_H
-#define XA_FILES_H
+#ifndef XC_FILES_H
+#define XC_FILES_H
 
 #include <stdint.h>
 #include <stdio.h>
@@ -13,10 +13,10 @@ struct xa_ctx;
  * Resolve TARGET — an absolute path inside the filesystem, or an inode number
  * — to an inode number.  Returns 0, or XERR_USAGE with a message on err.
  */
-int xa_target_resolve(struct xa_ctx *ctx, const char *target, uint64_t *ino, FILE *err);
+int xc_target_resolve(struct xa_ctx *ctx, const char *target, uint64_t *ino, FILE *err);
 
 /* Every inode field, then the fork mappings.  Returns 0 or a negative xerr. */
-int xa_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err);
+int xc_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err);
 
 /*
  * The exact bytes of a regular file (holes and unwritten extents as zeros) or
@@ -24,6 +24,6 @@ int xa_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err);
  * err and read as zeros.  Returns 0, XERR_IO when some range was missing,
  * or another negative xerr.
  */
-int xa_cmd_cat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err);
+int xc_cmd_cat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err);
 
-#endif /* XA_FILES_H */
+#endif /* XC_FILES_H */

@@ -112,7 +112,7 @@ static int print_forward(struct xa_ctx *ctx, struct fsmap_state *st, FILE *err)
 	return result;
 }
 
-int xa_cmd_fsmap(struct xa_ctx *ctx, bool xfs_db_format, bool forward, FILE *out, FILE *err)
+int xc_cmd_fsmap(struct xa_ctx *ctx, bool xfs_db_format, bool forward, FILE *out, FILE *err)
 {
 	struct fsmap_state st = { out, xfs_db_format, 0 };
 	int result = 0;

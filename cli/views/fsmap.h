@@ -2,8 +2,8 @@
  * fsmap.h - `xfsrecon fsmap IMAGE`: every reverse-mapping (rmapbt) record of
  * every AG, in key order: which owner holds which blocks.
  */
-#ifndef XA_FSMAP_H
-#define XA_FSMAP_H
+#ifndef XC_FSMAP_H
+#define XC_FSMAP_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,6 +24,6 @@ struct xa_ctx;
  * primary metadata) could not be read completely (what was readable is still
  * printed); or another negative xerr.
  */
-int xa_cmd_fsmap(struct xa_ctx *ctx, bool xfs_db_format, bool forward, FILE *out, FILE *err);
+int xc_cmd_fsmap(struct xa_ctx *ctx, bool xfs_db_format, bool forward, FILE *out, FILE *err);
 
-#endif /* XA_FSMAP_H */
+#endif /* XC_FSMAP_H */

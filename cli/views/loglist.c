@@ -115,7 +115,7 @@ static int print_trans(void *arg, const struct xfmt_log_trans *t)
 	return 0;
 }
 
-int xa_cmd_log_list(struct xa_ctx *ctx, FILE *out, FILE *err)
+int xc_cmd_log_list(struct xa_ctx *ctx, FILE *out, FILE *err)
 {
 	struct lister l = { out, &ctx->geom, 0 };
 	struct xa_log_walk w;

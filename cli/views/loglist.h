@@ -3,8 +3,8 @@
  * (--log-only): where each lies (LSN), its items, and which inodes and
  * blocks each touched.
  */
-#ifndef XA_LOGLIST_H
-#define XA_LOGLIST_H
+#ifndef XC_LOGLIST_H
+#define XC_LOGLIST_H
 
 #include <stdio.h>
 
@@ -17,6 +17,6 @@ struct xa_ctx;
  * and what was logged, inode chunk, intent id).  A clean log lists
  * nothing.  Needs the log pass to have run.  Returns 0 or a negative xerr.
  */
-int xa_cmd_log_list(struct xa_ctx *ctx, FILE *out, FILE *err);
+int xc_cmd_log_list(struct xa_ctx *ctx, FILE *out, FILE *err);
 
-#endif /* XA_LOGLIST_H */
+#endif /* XC_LOGLIST_H */

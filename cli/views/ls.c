@@ -21,7 +21,7 @@
 
 struct ls_state {
 	struct xa_ctx            *ctx;
-	const struct xa_ls_opts  *o;
+	const struct xc_ls_opts  *o;
 	FILE                     *out;
 };
 
@@ -159,7 +159,7 @@ static int ls_entry(void *arg, const struct xa_tree_entry *e)
 	return 0;
 }
 
-int xa_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xa_ls_opts *o,
+int xc_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xc_ls_opts *o,
 	      FILE *out, FILE *err)
 {
 	struct ls_state st = { ctx, o, out };
@@ -173,7 +173,7 @@ int xa_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xa_ls_opts *o
 
 	if (!target)
 		target = "/";
-	rc = xa_target_resolve(ctx, target, &ino, err);
+	rc = xc_target_resolve(ctx, target, &ino, err);
 	if (rc)
 		return rc;
 	rc = xa_inode_read(ctx, ino, &ip);

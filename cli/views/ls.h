@@ -1,15 +1,15 @@
 /*
  * ls.h - `xfsrecon ls IMAGE [PATH]`: directory listings without mounting.
  */
-#ifndef XA_LS_H
-#define XA_LS_H
+#ifndef XC_LS_H
+#define XC_LS_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
 struct xa_ctx;
 
-struct xa_ls_opts {
+struct xc_ls_opts {
 	bool longfmt;    /* -l: inode, type, mode, links, uid, gid, size, mtime, name */
 	bool recursive;  /* -R: every path below, depth first, one per line */
 	bool deleted;    /* --deleted: names of removed entries still in the blocks */
@@ -27,7 +27,7 @@ struct xa_ls_opts {
  * With o->deleted, each listed directory's deleted names follow its live
  * ones as "name (deleted: inode N, free|in use|unknown)".
  */
-int xa_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xa_ls_opts *o,
+int xc_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xc_ls_opts *o,
 	      FILE *out, FILE *err);
 
-#endif /* XA_LS_H */
+#endif /* XC_LS_H */

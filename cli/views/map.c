@@ -46,7 +46,7 @@
 
 struct located {
 	uint32_t agno;
-	struct xa_map_mark m;
+	struct xc_map_mark m;
 	size_t finding;
 };
 
@@ -113,7 +113,7 @@ static int cmp_located(const void *x, const void *y)
 }
 
 /* Marks of every finding worth showing (warnings and errors), by AG. */
-static int gather_marks(struct xa_map_run *r)
+static int gather_marks(struct xc_map_run *r)
 {
 	struct xa_ctx *ctx = r->ctx;
 	struct located *loc;
@@ -155,7 +155,7 @@ static int gather_marks(struct xa_map_run *r)
 /* ------------------------------------------------------------ paths */
 
 struct path_walk {
-	struct xa_map_run   *r;
+	struct xc_map_run   *r;
 	struct xa_u64set    *want;
 	struct xa_u64set     done;
 	size_t               cap;
@@ -165,13 +165,13 @@ struct path_walk {
 /* Keep path s (already escaped, malloc'd: taken over) for ino. */
 static int add_path(struct path_walk *pw, uint64_t ino, char *s)
 {
-	struct xa_map_run *r = pw->r;
+	struct xc_map_run *r = pw->r;
 
 	if (!s)
 		return XERR_NOMEM;
 	if (r->npaths == pw->cap) {
 		size_t ncap = pw->cap ? pw->cap * 2 : 256;
-		struct xa_map_path *np = realloc(r->paths, ncap * sizeof(*np));
+		struct xc_map_path *np = realloc(r->paths, ncap * sizeof(*np));
 
 		if (!np) {
 			free(s);
@@ -222,14 +222,14 @@ static int path_entry(void *arg, const struct xa_tree_entry *e)
 
 static int cmp_path(const void *x, const void *y)
 {
-	const struct xa_map_path *a = x, *b = y;
+	const struct xc_map_path *a = x, *b = y;
 
 	return (a->ino > b->ino) - (a->ino < b->ino);
 }
 
 /* Paths of the inodes in want (the namespace walked once; what cannot be
  * read simply has no path). */
-static int find_paths(struct xa_map_run *r, struct xa_u64set *want, FILE *err)
+static int find_paths(struct xc_map_run *r, struct xa_u64set *want, FILE *err)
 {
 	struct path_walk pw = { r, want, { 0 }, 0, 0 };
 	struct xc_message_streams ms;
@@ -262,17 +262,17 @@ out:
 /* ------------------------------------------------------------ command */
 
 /* First pass: totals, rows and the inodes the cells name. */
-static int first_pass(struct xa_map_run *r, struct xa_u64set *want)
+static int first_pass(struct xc_map_run *r, struct xa_u64set *want)
 {
-	struct xa_map_ag m = { 0 };
+	struct xc_map_ag m = { 0 };
 	int rc = 0;
 
 	for (uint32_t agno = r->ag_first; agno < r->ag_end && !rc; agno++) {
-		struct xa_map_agsum *s = &r->sums[agno - r->ag_first];
+		struct xc_map_agsum *s = &r->sums[agno - r->ag_first];
 		const struct xa_ag *ag = &r->ctx->ags[agno];
 		bool fwd_complete = false;
 
-		rc = xa_map_build_ag(r, agno, &m);
+		rc = xc_map_build_ag(r, agno, &m);
 		if (rc)
 			goto out;
 		s->agno = agno;
@@ -284,27 +284,27 @@ static int first_pass(struct xa_map_run *r, struct xa_u64set *want)
 		s->outside_blocks = m.outside_blocks;
 		s->lists_capped = m.lists_capped;
 		s->findings = r->mark_start[agno + 1] - r->mark_start[agno];
-		s->from_rmap = xa_map_ag_from_rmap(r, agno);
+		s->from_rmap = xc_map_ag_from_rmap(r, agno);
 		xa_own_forward(r->ctx, agno, &fwd_complete);
 		/* The forward map is "complete" only when the AG was cross-checked. */
 		s->complete = s->from_rmap ? ag->bt[XA_BT_RMAP].walked : fwd_complete;
 		s->free_complete = ag->agf_ok && ag->bt[XA_BT_BNO].walked;
 		for (uint32_t c = 0; c < m.ncells && !rc; c++) {
-			const struct xa_map_cell *cell = &m.cells[c];
+			const struct xc_map_cell *cell = &m.cells[c];
 
 			for (unsigned k = 0; k < cell->nowners && !rc; k++)
 				if (!xa_owner_is_special(cell->owner[k]) &&
 				    xa_u64set_add(want, cell->owner[k]) < 0)
 					rc = XERR_NOMEM;
 		}
-		xa_map_ag_release(&m);
+		xc_map_ag_release(&m);
 	}
 out:
-	xa_map_ag_release(&m);
+	xc_map_ag_release(&m);
 	return rc;
 }
 
-static void run_release(struct xa_map_run *r)
+static void run_release(struct xc_map_run *r)
 {
 	for (size_t i = 0; i < r->npaths; i++)
 		free(r->paths[i].path);
@@ -316,9 +316,9 @@ static void run_release(struct xa_map_run *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int xa_cmd_map(struct xa_ctx *ctx, const struct xa_map_opts *o, FILE *err)
+int xc_cmd_map(struct xa_ctx *ctx, const struct xc_map_opts *o, FILE *err)
 {
-	struct xa_map_run r = { 0 };
+	struct xc_map_run r = { 0 };
 	struct xa_u64set want = { 0 };
 	xmlBufferPtr buf = NULL;
 	xmlTextWriterPtr w = NULL;
@@ -339,7 +339,7 @@ int xa_cmd_map(struct xa_ctx *ctx, const struct xa_map_opts *o, FILE *err)
 		r.cell_w = 2;
 		r.cell_h = 6;
 	} else {
-		uint32_t per_ag = OVERVIEW_CELLS_MAX / XA_MAP_COLS / (ctx->nags ? ctx->nags : 1);
+		uint32_t per_ag = OVERVIEW_CELLS_MAX / XC_MAP_COLS / (ctx->nags ? ctx->nags : 1);
 
 		r.max_rows = per_ag < 1 ? 1 : per_ag > OVERVIEW_ROWS_MAX ? OVERVIEW_ROWS_MAX : per_ag;
 		r.cell_w = 2;
@@ -360,7 +360,7 @@ int xa_cmd_map(struct xa_ctx *ctx, const struct xa_map_opts *o, FILE *err)
 	w = xmlNewTextWriterMemory(buf, 0);
 	if (!w)
 		goto out;
-	rc = xa_map_write_doc(&r, w);
+	rc = xc_map_write_doc(&r, w);
 	xmlFreeTextWriter(w);
 	w = NULL;
 	if (rc)

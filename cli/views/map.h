@@ -11,8 +11,8 @@
  * the same totals are in a <metadata> block (namespace urn:xfsrecon:map:1)
  * and, in the HTML page, in tables with data-* attributes, for programs.
  */
-#ifndef XA_MAP_H
-#define XA_MAP_H
+#ifndef XC_MAP_H
+#define XC_MAP_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -20,7 +20,7 @@
 
 struct xa_ctx;
 
-struct xa_map_opts {
+struct xc_map_opts {
 	const char *out;      /* file to write ("-": standard output) */
 	bool        html;     /* a self-contained HTML page instead of bare SVG */
 	bool        force;    /* overwrite an existing out */
@@ -38,6 +38,6 @@ struct xa_map_opts {
  * o->force.  Returns 0; XERR_USAGE (bad AG number, out is the image) or
  * XERR_EXISTS with a line on err; XERR_IO or XERR_NOMEM.
  */
-int xa_cmd_map(struct xa_ctx *ctx, const struct xa_map_opts *o, FILE *err);
+int xc_cmd_map(struct xa_ctx *ctx, const struct xc_map_opts *o, FILE *err);
 
-#endif /* XA_MAP_H */
+#endif /* XC_MAP_H */

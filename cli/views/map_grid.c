@@ -22,55 +22,55 @@
  * needs about one per cell plus one per record. */
 #define LIST_VISITS_MAX (1u << 24)
 
-static const struct xa_map_class_info class_info[XA_MC_COUNT] = {
-	[XA_MC_FS]          = { "fs",          "superblock and AG headers (FS)",         "#1f3a93" },
-	[XA_MC_AGSPACE]     = { "agspace",     "free-space and reverse-map btrees, AGFL (AG)",
+static const struct xc_map_class_info class_info[XC_MC_COUNT] = {
+	[XC_MC_FS]          = { "fs",          "superblock and AG headers (FS)",         "#1f3a93" },
+	[XC_MC_AGSPACE]     = { "agspace",     "free-space and reverse-map btrees, AGFL (AG)",
 				"#3f88c5" },
-	[XA_MC_INOBT]       = { "inobt",       "inode btrees (INOBT)",                   "#8e44ad" },
-	[XA_MC_REFCBT]      = { "refcbt",      "refcount btree (REFC)",                  "#e377c2" },
-	[XA_MC_INODES]      = { "inodes",      "inode chunks (INODES)",                  "#f39c12" },
-	[XA_MC_LOG]         = { "log",         "internal log (LOG)",                     "#555555" },
-	[XA_MC_COW]         = { "cow",         "copy-on-write staging (COW)",            "#bcbd22" },
-	[XA_MC_DATA]        = { "data",        "file data",                              "#2ca02c" },
-	[XA_MC_DIR]         = { "dir",         "directory blocks",                       "#17becf" },
-	[XA_MC_SYMLINK]     = { "symlink",     "symbolic link targets",                  "#aec7e8" },
-	[XA_MC_XATTR]       = { "xattr",       "extended attribute blocks",              "#ff9896" },
-	[XA_MC_BMBT]        = { "bmbt",        "block map btrees of files (bmbt, either fork)",
+	[XC_MC_INOBT]       = { "inobt",       "inode btrees (INOBT)",                   "#8e44ad" },
+	[XC_MC_REFCBT]      = { "refcbt",      "refcount btree (REFC)",                  "#e377c2" },
+	[XC_MC_INODES]      = { "inodes",      "inode chunks (INODES)",                  "#f39c12" },
+	[XC_MC_LOG]         = { "log",         "internal log (LOG)",                     "#555555" },
+	[XC_MC_COW]         = { "cow",         "copy-on-write staging (COW)",            "#bcbd22" },
+	[XC_MC_DATA]        = { "data",        "file data",                              "#2ca02c" },
+	[XC_MC_DIR]         = { "dir",         "directory blocks",                       "#17becf" },
+	[XC_MC_SYMLINK]     = { "symlink",     "symbolic link targets",                  "#aec7e8" },
+	[XC_MC_XATTR]       = { "xattr",       "extended attribute blocks",              "#ff9896" },
+	[XC_MC_BMBT]        = { "bmbt",        "block map btrees of files (bmbt, either fork)",
 				"#8c564b" },
-	[XA_MC_INODE_OTHER] = { "inode-other", "inode blocks of unknown type",           "#c49c94" },
-	[XA_MC_OTHER]       = { "other",       "unknown special owner",                  "#000000" },
-	[XA_MC_FREE]        = { "free",        "free space",                             "#eeeeee" },
-	[XA_MC_UNACCOUNTED] = { "unaccounted", "neither free nor owned",                 "#fff3b0" },
+	[XC_MC_INODE_OTHER] = { "inode-other", "inode blocks of unknown type",           "#c49c94" },
+	[XC_MC_OTHER]       = { "other",       "unknown special owner",                  "#000000" },
+	[XC_MC_FREE]        = { "free",        "free space",                             "#eeeeee" },
+	[XC_MC_UNACCOUNTED] = { "unaccounted", "neither free nor owned",                 "#fff3b0" },
 };
 
-const struct xa_map_class_info *xa_map_class_info(enum xa_map_class c)
+const struct xc_map_class_info *xc_map_class_info(enum xc_map_class c)
 {
-	return &class_info[c < XA_MC_COUNT ? c : XA_MC_OTHER];
+	return &class_info[c < XC_MC_COUNT ? c : XC_MC_OTHER];
 }
 
-enum xa_map_class xa_map_classify(const struct xa_map_src *src, uint64_t owner, uint32_t flags)
+enum xc_map_class xc_map_classify(const struct xc_map_src *src, uint64_t owner, uint32_t flags)
 {
 	switch (owner) {
-	case XFS_RMAP_OWN_FS:     return XA_MC_FS;
-	case XFS_RMAP_OWN_AG:     return XA_MC_AGSPACE;
-	case XFS_RMAP_OWN_INOBT:  return XA_MC_INOBT;
-	case XFS_RMAP_OWN_REFC:   return XA_MC_REFCBT;
-	case XFS_RMAP_OWN_INODES: return XA_MC_INODES;
-	case XFS_RMAP_OWN_LOG:    return XA_MC_LOG;
-	case XFS_RMAP_OWN_COW:    return XA_MC_COW;
+	case XFS_RMAP_OWN_FS:     return XC_MC_FS;
+	case XFS_RMAP_OWN_AG:     return XC_MC_AGSPACE;
+	case XFS_RMAP_OWN_INOBT:  return XC_MC_INOBT;
+	case XFS_RMAP_OWN_REFC:   return XC_MC_REFCBT;
+	case XFS_RMAP_OWN_INODES: return XC_MC_INODES;
+	case XFS_RMAP_OWN_LOG:    return XC_MC_LOG;
+	case XFS_RMAP_OWN_COW:    return XC_MC_COW;
 	default:
 		break;
 	}
 	if (xa_owner_is_special(owner))
-		return XA_MC_OTHER;
+		return XC_MC_OTHER;
 	if (flags & XA_OWN_BMBT)
-		return XA_MC_BMBT;
+		return XC_MC_BMBT;
 	if (flags & XA_OWN_ATTR)
-		return XA_MC_XATTR;
-	return src->inode_class ? src->inode_class(src->arg, owner) : XA_MC_INODE_OTHER;
+		return XC_MC_XATTR;
+	return src->inode_class ? src->inode_class(src->arg, owner) : XC_MC_INODE_OTHER;
 }
 
-uint32_t xa_map_cell_size(const struct xa_map_ag *m, uint32_t idx)
+uint32_t xc_map_cell_size(const struct xc_map_ag *m, uint32_t idx)
 {
 	uint64_t start = (uint64_t)idx * m->cell_blocks;
 	uint64_t end = start + m->cell_blocks;
@@ -80,7 +80,7 @@ uint32_t xa_map_cell_size(const struct xa_map_ag *m, uint32_t idx)
 	return (uint32_t)((end > m->length ? m->length : end) - start);
 }
 
-void xa_map_ag_release(struct xa_map_ag *m)
+void xc_map_ag_release(struct xc_map_ag *m)
 {
 	free(m->cells);
 	memset(m, 0, sizeof(*m));
@@ -111,13 +111,13 @@ static int cmp_mrec(const void *x, const void *y)
 
 /* Build state: difference arrays over the cells (ncells + 1 entries each). */
 struct build {
-	struct xa_map_ag *m;
-	int64_t  *diff;       /* XA_MC_COUNT class arrays, then covered, disputed, marked */
+	struct xc_map_ag *m;
+	int64_t  *diff;       /* XC_MC_COUNT class arrays, then covered, disputed, marked */
 	uint64_t *covered;    /* blocks of each cell covered by any record (direct part) */
 	uint32_t  budget;     /* list visits left */
 };
 
-enum { DIFF_COVERED = XA_MC_COUNT, DIFF_DISPUTED, DIFF_MARKED, DIFF_ARRAYS };
+enum { DIFF_COVERED = XC_MC_COUNT, DIFF_DISPUTED, DIFF_MARKED, DIFF_ARRAYS };
 
 static int64_t *diff_of(struct build *b, unsigned which)
 {
@@ -129,7 +129,7 @@ static int64_t *diff_of(struct build *b, unsigned which)
  * through the difference array (they are whole cells, never the last). */
 static void span_add(struct build *b, unsigned which, uint32_t s, uint32_t e)
 {
-	struct xa_map_ag *m = b->m;
+	struct xc_map_ag *m = b->m;
 	uint32_t cb = m->cell_blocks, c0 = s / cb, c1 = (e - 1) / cb;
 	int64_t *diff = diff_of(b, which);
 	uint64_t first, last;
@@ -164,12 +164,12 @@ static void span_flag(struct build *b, unsigned which, uint32_t s, uint32_t e)
 	diff[(e - 1) / cb + 1]--;
 }
 
-static void cell_add_owner(struct xa_map_cell *c, uint64_t owner, uint8_t flags)
+static void cell_add_owner(struct xc_map_cell *c, uint64_t owner, uint8_t flags)
 {
 	for (unsigned i = 0; i < c->nowners; i++)
 		if (c->owner[i] == owner && c->oflags[i] == flags)
 			return;
-	if (c->nowners < XA_MAP_CELL_OWNERS) {
+	if (c->nowners < XC_MAP_CELL_OWNERS) {
 		c->owner[c->nowners] = owner;
 		c->oflags[c->nowners] = flags;
 		c->nowners++;
@@ -178,12 +178,12 @@ static void cell_add_owner(struct xa_map_cell *c, uint64_t owner, uint8_t flags)
 	}
 }
 
-static void cell_add_code(struct xa_map_cell *c, uint16_t code)
+static void cell_add_code(struct xc_map_cell *c, uint16_t code)
 {
 	for (unsigned i = 0; i < c->ncodes; i++)
 		if (c->codes[i] == code)
 			return;
-	if (c->ncodes < XA_MAP_CELL_CODES)
+	if (c->ncodes < XC_MAP_CELL_CODES)
 		c->codes[c->ncodes++] = code;
 	else
 		c->more_codes = true;
@@ -213,7 +213,7 @@ static bool list_span(struct build *b, uint32_t s, uint32_t e, uint64_t owner, u
  * two mappings on a reflink filesystem may share blocks. */
 static bool may_share(const struct mrec *a, const struct mrec *b, bool reflink)
 {
-	return reflink && a->cls == XA_MC_DATA && b->cls == XA_MC_DATA;
+	return reflink && a->cls == XC_MC_DATA && b->cls == XC_MC_DATA;
 }
 
 /* Union of all records (covered blocks) and the double claims among them;
@@ -264,7 +264,7 @@ static uint64_t sweep(struct build *b, const struct mrec *recs, size_t n, bool r
 }
 
 /* Append the records of l clipped to the AG; counts blocks past its end. */
-static void gather(struct xa_map_ag *m, const struct xa_map_src *src, const struct xa_ownlist *l,
+static void gather(struct xc_map_ag *m, const struct xc_map_src *src, const struct xa_ownlist *l,
 		   bool free_space, struct mrec *out, size_t *n)
 {
 	for (size_t i = 0; l && i < l->n; i++) {
@@ -284,7 +284,7 @@ static void gather(struct xa_map_ag *m, const struct xa_map_src *src, const stru
 		r.end = (uint32_t)end;
 		r.owner = free_space ? 0 : o->owner;
 		r.flags = (uint8_t)(free_space ? 0 : o->flags & (XA_OWN_ATTR | XA_OWN_BMBT));
-		r.cls = (uint8_t)(free_space ? XA_MC_FREE : xa_map_classify(src, o->owner, o->flags));
+		r.cls = (uint8_t)(free_space ? XC_MC_FREE : xc_map_classify(src, o->owner, o->flags));
 		m->total[r.cls] += r.end - r.start;
 		out[(*n)++] = r;
 	}
@@ -293,31 +293,31 @@ static void gather(struct xa_map_ag *m, const struct xa_map_src *src, const stru
 /* Fold the difference arrays into the cells and pick each cell's class. */
 static void finish_cells(struct build *b)
 {
-	struct xa_map_ag *m = b->m;
+	struct xc_map_ag *m = b->m;
 	int64_t run[DIFF_ARRAYS] = { 0 };
 
 	for (uint32_t c = 0; c < m->ncells; c++) {
-		struct xa_map_cell *cell = &m->cells[c];
-		uint64_t size = xa_map_cell_size(m, c), covered;
+		struct xc_map_cell *cell = &m->cells[c];
+		uint64_t size = xc_map_cell_size(m, c), covered;
 		unsigned best = 0;
 
 		for (unsigned k = 0; k < DIFF_ARRAYS; k++)
 			run[k] += diff_of(b, k)[c];
-		for (unsigned k = 0; k < XA_MC_COUNT; k++)
+		for (unsigned k = 0; k < XC_MC_COUNT; k++)
 			cell->n[k] += (uint64_t)run[k] * m->cell_blocks;
 		covered = b->covered[c] + (uint64_t)run[DIFF_COVERED] * m->cell_blocks;
-		cell->n[XA_MC_UNACCOUNTED] = covered < size ? size - covered : 0;
+		cell->n[XC_MC_UNACCOUNTED] = covered < size ? size - covered : 0;
 		cell->disputed = run[DIFF_DISPUTED] > 0;
 		cell->marked = cell->disputed || run[DIFF_MARKED] > 0;
-		for (unsigned k = 1; k < XA_MC_COUNT; k++)
+		for (unsigned k = 1; k < XC_MC_COUNT; k++)
 			if (cell->n[k] > cell->n[best])
 				best = k;
 		cell->cls = (uint8_t)best;
 	}
 }
 
-int xa_map_ag_build(struct xa_map_ag *m, uint32_t agno, uint32_t length, uint32_t cols,
-		    uint32_t max_rows, const struct xa_map_src *src)
+int xc_map_ag_build(struct xc_map_ag *m, uint32_t agno, uint32_t length, uint32_t cols,
+		    uint32_t max_rows, const struct xc_map_src *src)
 {
 	struct build b = { m, NULL, NULL, LIST_VISITS_MAX };
 	struct mrec *recs = NULL;
@@ -352,9 +352,9 @@ int xa_map_ag_build(struct xa_map_ag *m, uint32_t agno, uint32_t length, uint32_
 		span_add(&b, recs[i].cls, recs[i].start, recs[i].end);
 	/* Damage first: when the list budget runs out, owner names go, not marks. */
 	covered = sweep(&b, recs, n, src->reflink);
-	m->total[XA_MC_UNACCOUNTED] = length > covered ? length - covered : 0;
+	m->total[XC_MC_UNACCOUNTED] = length > covered ? length - covered : 0;
 	for (size_t i = 0; i < src->nmarks; i++) {
-		const struct xa_map_mark *k = &src->marks[i];
+		const struct xc_map_mark *k = &src->marks[i];
 		uint64_t end = (uint64_t)k->agbno + (k->len ? k->len : 1);
 
 		if (k->agbno >= length)
@@ -365,7 +365,7 @@ int xa_map_ag_build(struct xa_map_ag *m, uint32_t agno, uint32_t length, uint32_
 		list_span(&b, k->agbno, (uint32_t)end, 0, 0, true, k->code);
 	}
 	for (size_t i = 0; i < n; i++)
-		if (recs[i].cls != XA_MC_FREE &&
+		if (recs[i].cls != XC_MC_FREE &&
 		    !list_span(&b, recs[i].start, recs[i].end, recs[i].owner, recs[i].flags, false, 0))
 			break;
 	finish_cells(&b);
@@ -375,6 +375,6 @@ out:
 	free(b.covered);
 	free(b.diff);
 	if (rc)
-		xa_map_ag_release(m);
+		xc_map_ag_release(m);
 	return rc;
 }

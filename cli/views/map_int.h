@@ -3,8 +3,8 @@
  * (owners, findings as marks, paths) into a run, map_run.c builds the grid
  * of each AG from it, map_svg.c draws the document.
  */
-#ifndef XA_MAP_INT_H
-#define XA_MAP_INT_H
+#ifndef XC_MAP_INT_H
+#define XC_MAP_INT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,17 +15,17 @@
 #include "cli/views/map_grid.h"
 
 struct xa_ctx;
-struct xa_map_opts;
+struct xc_map_opts;
 
 /* Columns of every grid; cells are drawn map_cell_w pixels wide. */
-#define XA_MAP_COLS 512u
+#define XC_MAP_COLS 512u
 
 /* What the first pass learned of one drawn AG (the document's layout and
  * its totals are known before anything is drawn). */
-struct xa_map_agsum {
+struct xc_map_agsum {
 	uint32_t agno;
 	uint32_t length, cell_blocks, rows;
-	uint64_t total[XA_MC_COUNT];
+	uint64_t total[XC_MC_COUNT];
 	uint64_t disputed_blocks;
 	uint64_t outside_blocks;
 	uint64_t findings;        /* findings located in the AG (warnings and errors) */
@@ -36,41 +36,41 @@ struct xa_map_agsum {
 };
 
 /* A path found for an inode; path is XML-safe (escaped) and may be cut. */
-struct xa_map_path {
+struct xc_map_path {
 	uint64_t ino;
 	char    *path;
 };
 
-struct xa_map_run {
+struct xc_map_run {
 	struct xa_ctx            *ctx;
-	const struct xa_map_opts *o;
+	const struct xc_map_opts *o;
 	uint32_t ag_first, ag_end;        /* AGs drawn: [ag_first, ag_end) */
 	uint32_t max_rows;                /* rows per AG at most */
 	unsigned cell_w, cell_h;          /* pixels per cell */
-	struct xa_map_agsum *sums;        /* ag_end - ag_first */
+	struct xc_map_agsum *sums;        /* ag_end - ag_first */
 	/* marks of all AGs, sorted by AG; those of AG a are
 	 * marks[mark_start[a] .. mark_start[a + 1]) */
-	struct xa_map_mark *marks;
+	struct xc_map_mark *marks;
 	size_t             *mark_start;   /* nags + 1 */
 	/* the located findings in the order marked, for the HTML list */
 	size_t             *mark_finding; /* index into ctx->findings.items per mark */
 	size_t              nmarks;
-	struct xa_map_path *paths;        /* sorted by ino */
+	struct xc_map_path *paths;        /* sorted by ino */
 	size_t              npaths;
 };
 
 /* Are AG agno's owners taken from its rmapbt (read whole, as fsmap does),
  * not from the check's forward map?  (map_run.c, as the two below) */
-bool xa_map_ag_from_rmap(const struct xa_map_run *r, uint32_t agno);
+bool xc_map_ag_from_rmap(const struct xc_map_run *r, uint32_t agno);
 
 /* Build the grid of AG agno (ag_first <= agno < ag_end) into m; 0 or XERR_NOMEM. */
-int xa_map_build_ag(struct xa_map_run *r, uint32_t agno, struct xa_map_ag *m);
+int xc_map_build_ag(struct xc_map_run *r, uint32_t agno, struct xc_map_ag *m);
 
 /* The path of inode ino, or NULL when none was found. */
-const char *xa_map_path_of(const struct xa_map_run *r, uint64_t ino);
+const char *xc_map_path_of(const struct xc_map_run *r, uint64_t ino);
 
 /* Write the whole document (SVG, or HTML around it) to w; 0 or XERR_NOMEM
  * (also for a writer failure). */
-int xa_map_write_doc(struct xa_map_run *r, xmlTextWriterPtr w);
+int xc_map_write_doc(struct xc_map_run *r, xmlTextWriterPtr w);
 
-#endif /* XA_MAP_INT_H */
+#endif /* XC_MAP_INT_H */

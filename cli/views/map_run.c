@@ -14,24 +14,24 @@
 #include "cli/views/map_int.h"
 #include "formats/geom.h"
 
-static enum xa_map_class inode_class(void *arg, uint64_t ino)
+static enum xc_map_class inode_class(void *arg, uint64_t ino)
 {
 	const struct xa_irec *ir = xa_irec_find(arg, ino);
 
 	if (!ir)
-		return XA_MC_INODE_OTHER;
+		return XC_MC_INODE_OTHER;
 	switch (ir->mode & 0170000u) {
-	case 0100000: return XA_MC_DATA;
-	case 0040000: return XA_MC_DIR;
-	case 0120000: return XA_MC_SYMLINK;
-	default:      return XA_MC_INODE_OTHER;
+	case 0100000: return XC_MC_DATA;
+	case 0040000: return XC_MC_DIR;
+	case 0120000: return XC_MC_SYMLINK;
+	default:      return XC_MC_INODE_OTHER;
 	}
 }
 
 /* The rmapbt is believed where it was read completely, as fsmap does;
  * elsewhere (or with --forward) the map the check built from primary
  * metadata stands in. */
-bool xa_map_ag_from_rmap(const struct xa_map_run *r, uint32_t agno)
+bool xc_map_ag_from_rmap(const struct xc_map_run *r, uint32_t agno)
 {
 	const struct xa_ag *ag = &r->ctx->ags[agno];
 
@@ -39,22 +39,22 @@ bool xa_map_ag_from_rmap(const struct xa_map_run *r, uint32_t agno)
 	       ag->bt[XA_BT_RMAP].walked && xa_own_rmap(r->ctx, agno);
 }
 
-int xa_map_build_ag(struct xa_map_run *r, uint32_t agno, struct xa_map_ag *m)
+int xc_map_build_ag(struct xc_map_run *r, uint32_t agno, struct xc_map_ag *m)
 {
-	struct xa_map_src src = { 0 };
+	struct xc_map_src src = { 0 };
 	struct xa_ctx *ctx = r->ctx;
 
-	src.owners = xa_map_ag_from_rmap(r, agno) ? xa_own_rmap(ctx, agno) : xa_own_forward(ctx, agno, NULL);
+	src.owners = xc_map_ag_from_rmap(r, agno) ? xa_own_rmap(ctx, agno) : xa_own_forward(ctx, agno, NULL);
 	src.free = xa_own_free_list(ctx, agno);
 	src.reflink = xfmt_geom_has_reflink(&ctx->geom);
 	src.inode_class = inode_class;
 	src.arg = ctx;
 	src.marks = r->marks + r->mark_start[agno];
 	src.nmarks = r->mark_start[agno + 1] - r->mark_start[agno];
-	return xa_map_ag_build(m, agno, ctx->ags[agno].length, XA_MAP_COLS, r->max_rows, &src);
+	return xc_map_ag_build(m, agno, ctx->ags[agno].length, XC_MAP_COLS, r->max_rows, &src);
 }
 
-const char *xa_map_path_of(const struct xa_map_run *r, uint64_t ino)
+const char *xc_map_path_of(const struct xc_map_run *r, uint64_t ino)
 {
 	size_t lo = 0, hi = r->npaths;
 

@@ -33,7 +33,7 @@
 #define HTML_FINDINGS_MAX 1000u
 
 struct doc {
-	struct xa_map_run *r;
+	struct xc_map_run *r;
 	struct xa_xw       x;
 	char              *name;   /* image name, escaped */
 };
@@ -111,31 +111,31 @@ static void svg_rect(struct doc *d, unsigned x, unsigned y, unsigned w, unsigned
 
 /* ------------------------------------------------------------ layout */
 
-static unsigned nonzero_classes(const struct xa_map_agsum *s)
+static unsigned nonzero_classes(const struct xc_map_agsum *s)
 {
 	unsigned n = 0;
 
-	for (unsigned k = 0; k < XA_MC_COUNT; k++)
+	for (unsigned k = 0; k < XC_MC_COUNT; k++)
 		n += s->total[k] != 0;
 	return n;
 }
 
 static unsigned legend_lines(void)
 {
-	return (XA_MC_COUNT + 1 + 1) / 2;   /* the classes and the damage mark */
+	return (XC_MC_COUNT + 1 + 1) / 2;   /* the classes and the damage mark */
 }
 
-static unsigned ag_height(const struct xa_map_run *r, const struct xa_map_agsum *s)
+static unsigned ag_height(const struct xc_map_run *r, const struct xc_map_agsum *s)
 {
 	return LINE + s->rows * r->cell_h + 6 + (nonzero_classes(s) + 1) / 2 * TLINE + 14;
 }
 
-static unsigned svg_width(const struct xa_map_run *r)
+static unsigned svg_width(const struct xc_map_run *r)
 {
-	return 2 * MARGIN + XA_MAP_COLS * r->cell_w;
+	return 2 * MARGIN + XC_MAP_COLS * r->cell_w;
 }
 
-static unsigned svg_height(const struct xa_map_run *r)
+static unsigned svg_height(const struct xc_map_run *r)
 {
 	unsigned h = MARGIN + 24 + legend_lines() * LINE + 10;
 
@@ -146,7 +146,7 @@ static unsigned svg_height(const struct xa_map_run *r)
 
 /* ------------------------------------------------------------ cells */
 
-static bool cell_same(const struct xa_map_cell *a, const struct xa_map_cell *b)
+static bool cell_same(const struct xc_map_cell *a, const struct xc_map_cell *b)
 {
 	if (a->cls != b->cls || a->marked != b->marked || a->disputed != b->disputed ||
 	    a->nowners != b->nowners || a->more_owners != b->more_owners ||
@@ -161,7 +161,7 @@ static bool cell_same(const struct xa_map_cell *a, const struct xa_map_cell *b)
 	return true;
 }
 
-static void owner_text(struct tbuf *t, const struct xa_map_run *r, uint64_t owner, uint8_t flags)
+static void owner_text(struct tbuf *t, const struct xc_map_run *r, uint64_t owner, uint8_t flags)
 {
 	const char *name = xa_owner_name(owner), *path;
 
@@ -174,7 +174,7 @@ static void owner_text(struct tbuf *t, const struct xa_map_run *r, uint64_t owne
 		return;
 	}
 	tb_add(t, "inode %" PRIu64, owner);
-	path = xa_map_path_of(r, owner);
+	path = xc_map_path_of(r, owner);
 	if (path)
 		tb_add(t, " %s", path);
 	if (flags & XA_OWN_BMBT)
@@ -184,24 +184,24 @@ static void owner_text(struct tbuf *t, const struct xa_map_run *r, uint64_t owne
 }
 
 /* The title of cells [c0, c1] of one row, which cell_same found alike. */
-static void run_title(struct tbuf *t, const struct xa_map_run *r, const struct xa_map_ag *m,
+static void run_title(struct tbuf *t, const struct xc_map_run *r, const struct xc_map_ag *m,
 		      uint32_t c0, uint32_t c1)
 {
-	const struct xa_map_cell *cell = &m->cells[c0];
-	uint64_t n[XA_MC_COUNT] = { 0 }, first = (uint64_t)c0 * m->cell_blocks, count = 0;
+	const struct xc_map_cell *cell = &m->cells[c0];
+	uint64_t n[XC_MC_COUNT] = { 0 }, first = (uint64_t)c0 * m->cell_blocks, count = 0;
 	const char *sep = "";
 
 	for (uint32_t c = c0; c <= c1; c++) {
-		count += xa_map_cell_size(m, c);
-		for (unsigned k = 0; k < XA_MC_COUNT; k++)
+		count += xc_map_cell_size(m, c);
+		for (unsigned k = 0; k < XC_MC_COUNT; k++)
 			n[k] += m->cells[c].n[k];
 	}
 	tb_add(t, "AG %" PRIu32 " blocks %" PRIu64 "-%" PRIu64 " (%" PRIu64 "): ", m->agno, first,
 	       first + count - 1, count);
-	for (unsigned k = 0; k < XA_MC_COUNT; k++) {
+	for (unsigned k = 0; k < XC_MC_COUNT; k++) {
 		if (!n[k])
 			continue;
-		tb_add(t, "%s%s %" PRIu64, sep, xa_map_class_info(k)->label, n[k]);
+		tb_add(t, "%s%s %" PRIu64, sep, xc_map_class_info(k)->label, n[k]);
 		sep = ", ";
 	}
 	if (cell->nowners) {
@@ -231,13 +231,13 @@ static void run_title(struct tbuf *t, const struct xa_map_run *r, const struct x
 	}
 }
 
-static void draw_run(struct doc *d, const struct xa_map_ag *m, uint32_t c0, uint32_t c1,
+static void draw_run(struct doc *d, const struct xc_map_ag *m, uint32_t c0, uint32_t c1,
 		     unsigned y0)
 {
-	const struct xa_map_run *r = d->r;
-	const struct xa_map_cell *cell = &m->cells[c0];
-	unsigned x = MARGIN + (c0 % XA_MAP_COLS) * r->cell_w;
-	unsigned y = y0 + (c0 / XA_MAP_COLS) * r->cell_h;
+	const struct xc_map_run *r = d->r;
+	const struct xc_map_cell *cell = &m->cells[c0];
+	unsigned x = MARGIN + (c0 % XC_MAP_COLS) * r->cell_w;
+	unsigned y = y0 + (c0 / XC_MAP_COLS) * r->cell_h;
 	unsigned w = (c1 - c0 + 1) * r->cell_w;
 	struct tbuf t = { .n = 0 };
 
@@ -246,7 +246,7 @@ static void draw_run(struct doc *d, const struct xa_map_ag *m, uint32_t c0, uint
 		xa_xw_start(&d->x, "g");
 		xa_xw_attr(&d->x, "class", "mark");
 		text_el(d, "title", t.s);
-		svg_rect(d, x, y, w, r->cell_h, xa_map_class_info(cell->cls)->color);
+		svg_rect(d, x, y, w, r->cell_h, xc_map_class_info(cell->cls)->color);
 		xa_xw_end(&d->x);
 		svg_rect(d, x, y, w, r->cell_h, "url(#mark)");
 		xa_xw_attr(&d->x, "stroke", MARK_COLOR);
@@ -255,7 +255,7 @@ static void draw_run(struct doc *d, const struct xa_map_ag *m, uint32_t c0, uint
 		xa_xw_end(&d->x);
 		return;
 	}
-	svg_rect(d, x, y, w, r->cell_h, xa_map_class_info(cell->cls)->color);
+	svg_rect(d, x, y, w, r->cell_h, xc_map_class_info(cell->cls)->color);
 	text_el(d, "title", t.s);
 	xa_xw_end(&d->x);
 }
@@ -264,7 +264,7 @@ static void draw_run(struct doc *d, const struct xa_map_ag *m, uint32_t c0, uint
 
 static void write_metadata(struct doc *d)
 {
-	const struct xa_map_run *r = d->r;
+	const struct xc_map_run *r = d->r;
 	const struct xa_ctx *ctx = r->ctx;
 
 	xa_xw_start(&d->x, "metadata");
@@ -274,9 +274,9 @@ static void write_metadata(struct doc *d)
 	xa_xw_attr(&d->x, "image", d->name);
 	attr_u(d, "blocksize", ctx->geom.blocksize);
 	attr_u(d, "agcount", ctx->nags);
-	attr_u(d, "columns", XA_MAP_COLS);
+	attr_u(d, "columns", XC_MAP_COLS);
 	for (uint32_t a = r->ag_first; a < r->ag_end; a++) {
-		const struct xa_map_agsum *s = &r->sums[a - r->ag_first];
+		const struct xc_map_agsum *s = &r->sums[a - r->ag_first];
 
 		if (!d->x.failed)
 			xa_xw_check(&d->x, xmlTextWriterStartElementNS(d->x.w, xa_xc("xr"),
@@ -291,11 +291,11 @@ static void write_metadata(struct doc *d)
 		attr_u(d, "findings", s->findings);
 		attr_u(d, "outside-blocks", s->outside_blocks);
 		xa_xw_attr_bool(&d->x, "lists-capped", s->lists_capped);
-		for (unsigned k = 0; k < XA_MC_COUNT; k++) {
+		for (unsigned k = 0; k < XC_MC_COUNT; k++) {
 			if (!d->x.failed)
 				xa_xw_check(&d->x, xmlTextWriterStartElementNS(
 						d->x.w, xa_xc("xr"), xa_xc("class"), NULL));
-			xa_xw_attr(&d->x, "id", xa_map_class_info(k)->id);
+			xa_xw_attr(&d->x, "id", xc_map_class_info(k)->id);
 			attr_u(d, "blocks", s->total[k]);
 			xa_xw_end(&d->x);
 		}
@@ -325,17 +325,17 @@ static void write_defs(struct doc *d)
 /* The legend: every class with its blocks over the AGs drawn. */
 static unsigned write_legend(struct doc *d, unsigned y)
 {
-	const struct xa_map_run *r = d->r;
-	unsigned half = XA_MAP_COLS * r->cell_w / 2;
+	const struct xc_map_run *r = d->r;
+	unsigned half = XC_MAP_COLS * r->cell_w / 2;
 	char line[256];
 
 	xa_xw_start(&d->x, "g");
 	xa_xw_attr(&d->x, "id", "legend");
-	for (unsigned k = 0; k <= XA_MC_COUNT; k++) {
+	for (unsigned k = 0; k <= XC_MC_COUNT; k++) {
 		unsigned x = MARGIN + (k % 2) * half, ly = y + (k / 2) * LINE;
 		uint64_t sum = 0;
 
-		if (k == XA_MC_COUNT) {
+		if (k == XC_MC_COUNT) {
 			svg_rect(d, x, ly, 12, 12, "url(#mark)");
 			xa_xw_attr(&d->x, "stroke", MARK_COLOR);
 			xa_xw_end(&d->x);
@@ -345,11 +345,11 @@ static unsigned write_legend(struct doc *d, unsigned y)
 		}
 		for (uint32_t a = r->ag_first; a < r->ag_end; a++)
 			sum += r->sums[a - r->ag_first].total[k];
-		svg_rect(d, x, ly, 12, 12, xa_map_class_info(k)->color);
+		svg_rect(d, x, ly, 12, 12, xc_map_class_info(k)->color);
 		xa_xw_attr(&d->x, "stroke", "#999999");
 		xa_xw_attr(&d->x, "stroke-width", "0.5");
 		xa_xw_end(&d->x);
-		snprintf(line, sizeof(line), "%s: %" PRIu64 " block%s", xa_map_class_info(k)->label,
+		snprintf(line, sizeof(line), "%s: %" PRIu64 " block%s", xc_map_class_info(k)->label,
 			 sum, sum == 1 ? "" : "s");
 		svg_text(d, x + 18, ly + 10, NULL, line);
 	}
@@ -360,14 +360,14 @@ static unsigned write_legend(struct doc *d, unsigned y)
 /* One AG: heading, grid, totals.  Returns the y below it. */
 static unsigned write_ag(struct doc *d, uint32_t agno, unsigned y, int *rc)
 {
-	struct xa_map_run *r = d->r;
-	const struct xa_map_agsum *s = &r->sums[agno - r->ag_first];
-	unsigned half = XA_MAP_COLS * r->cell_w / 2, k, i = 0;
-	struct xa_map_ag m;
+	struct xc_map_run *r = d->r;
+	const struct xc_map_agsum *s = &r->sums[agno - r->ag_first];
+	unsigned half = XC_MAP_COLS * r->cell_w / 2, k, i = 0;
+	struct xc_map_ag m;
 	char line[512];
 	char id[32];
 
-	if (xa_map_build_ag(r, agno, &m)) {
+	if (xc_map_build_ag(r, agno, &m)) {
 		*rc = XERR_NOMEM;
 		return y;
 	}
@@ -384,7 +384,7 @@ static unsigned write_ag(struct doc *d, uint32_t agno, unsigned y, int *rc)
 	svg_text(d, MARGIN, y + 13, "bold", line);
 	y += LINE;
 	for (uint32_t row = 0; row < m.rows && !d->x.failed; row++) {
-		uint32_t c = row * XA_MAP_COLS, end = c + XA_MAP_COLS;
+		uint32_t c = row * XC_MAP_COLS, end = c + XC_MAP_COLS;
 
 		if (end > m.ncells)
 			end = m.ncells;
@@ -398,22 +398,22 @@ static unsigned write_ag(struct doc *d, uint32_t agno, unsigned y, int *rc)
 		}
 	}
 	y += m.rows * r->cell_h + 6;
-	for (k = 0; k < XA_MC_COUNT; k++) {
+	for (k = 0; k < XC_MC_COUNT; k++) {
 		if (!s->total[k])
 			continue;
-		snprintf(line, sizeof(line), "%s: %" PRIu64, xa_map_class_info(k)->label, s->total[k]);
+		snprintf(line, sizeof(line), "%s: %" PRIu64, xc_map_class_info(k)->label, s->total[k]);
 		svg_text(d, MARGIN + (i % 2) * half, y + (i / 2) * TLINE + 11, NULL, line);
 		i++;
 	}
 	y += (i + 1) / 2 * TLINE + 14;
 	xa_xw_end(&d->x);
-	xa_map_ag_release(&m);
+	xc_map_ag_release(&m);
 	return y;
 }
 
 static int write_svg(struct doc *d)
 {
-	struct xa_map_run *r = d->r;
+	struct xc_map_run *r = d->r;
 	unsigned y = MARGIN;
 	char line[512];
 	int rc = 0;
@@ -453,7 +453,7 @@ static int write_svg(struct doc *d)
 
 static void html_totals(struct doc *d)
 {
-	const struct xa_map_run *r = d->r;
+	const struct xc_map_run *r = d->r;
 	bool many = r->ag_end - r->ag_first > 1;
 	char num[32];
 
@@ -468,23 +468,23 @@ static void html_totals(struct doc *d)
 	if (many)
 		text_el(d, "th", "all AGs");
 	xa_xw_end(&d->x);
-	for (unsigned k = 0; k < XA_MC_COUNT; k++) {
+	for (unsigned k = 0; k < XC_MC_COUNT; k++) {
 		uint64_t sum = 0;
 		char style[64];
 
 		xa_xw_start(&d->x, "tr");
-		xa_xw_attr(&d->x, "data-class", xa_map_class_info(k)->id);
+		xa_xw_attr(&d->x, "data-class", xc_map_class_info(k)->id);
 		xa_xw_start(&d->x, "th");
 		xa_xw_start(&d->x, "span");
 		xa_xw_attr(&d->x, "class", "sw");
-		snprintf(style, sizeof(style), "background:%s", xa_map_class_info(k)->color);
+		snprintf(style, sizeof(style), "background:%s", xc_map_class_info(k)->color);
 		xa_xw_attr(&d->x, "style", style);
 		if (!d->x.failed)
 			xa_xw_check(&d->x, xmlTextWriterWriteString(d->x.w, xa_xc(" ")));
 		xa_xw_end(&d->x);
 		if (!d->x.failed)
 			xa_xw_check(&d->x, xmlTextWriterWriteString(d->x.w,
-								    xa_xc(xa_map_class_info(k)->label)));
+								    xa_xc(xc_map_class_info(k)->label)));
 		xa_xw_end(&d->x);
 		for (uint32_t a = r->ag_first; a < r->ag_end; a++) {
 			uint64_t v = r->sums[a - r->ag_first].total[k];
@@ -509,7 +509,7 @@ static void html_totals(struct doc *d)
 
 static void html_ags(struct doc *d)
 {
-	const struct xa_map_run *r = d->r;
+	const struct xc_map_run *r = d->r;
 	static const char *const head[] = { "AG", "blocks", "blocks per cell", "owners from",
 		"read completely", "blocks claimed twice", "findings located" };
 	char num[32];
@@ -521,7 +521,7 @@ static void html_ags(struct doc *d)
 		text_el(d, "th", head[i]);
 	xa_xw_end(&d->x);
 	for (uint32_t a = r->ag_first; a < r->ag_end; a++) {
-		const struct xa_map_agsum *s = &r->sums[a - r->ag_first];
+		const struct xc_map_agsum *s = &r->sums[a - r->ag_first];
 		uint64_t v[] = { a, s->length, s->cell_blocks };
 
 		xa_xw_start(&d->x, "tr");
@@ -542,7 +542,7 @@ static void html_ags(struct doc *d)
 
 static void html_findings(struct doc *d)
 {
-	const struct xa_map_run *r = d->r;
+	const struct xc_map_run *r = d->r;
 	size_t from = r->mark_start[r->ag_first], to = r->mark_start[r->ag_end], shown = 0;
 	char num[32], msg[XA_XML_MSG_MAX];
 
@@ -625,7 +625,7 @@ static int write_html(struct doc *d)
 	return rc;
 }
 
-int xa_map_write_doc(struct xa_map_run *r, xmlTextWriterPtr w)
+int xc_map_write_doc(struct xc_map_run *r, xmlTextWriterPtr w)
 {
 	struct doc d = { r, { w, false }, NULL };
 	const char *path = r->ctx->image_path ? r->ctx->image_path : "image";

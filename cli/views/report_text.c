@@ -37,7 +37,7 @@ static void print_location(FILE *out, const struct xa_finding *fd)
 		fprintf(out, "%s@%" PRIu64, sep, p->byte);
 }
 
-void xa_report_text_findings(FILE *out, const struct xa_ctx *ctx)
+void xc_report_text_findings(FILE *out, const struct xa_ctx *ctx)
 {
 	const struct xa_findings *f = &ctx->findings;
 	char msg[512];
@@ -76,7 +76,7 @@ static const struct feat_name feat_names[] = {
 	{ 3, 0x40, "exchrange" },  { 3, 0x80, "parent" },
 };
 
-void xa_features_string(const struct xa_ctx *ctx, char *buf, size_t len)
+void xc_features_string(const struct xa_ctx *ctx, char *buf, size_t len)
 {
 	const struct xfmt_sb *sb = &ctx->sb;
 	uint32_t words[4] = { sb->versionnum, sb->features2, sb->features_ro_compat,
@@ -119,7 +119,7 @@ static void lsn_text(uint64_t lsn, char *buf, size_t len)
 	snprintf(buf, len, "%" PRIu32 "/%" PRIu32, (uint32_t)(lsn >> 32), (uint32_t)lsn);
 }
 
-void xa_report_text_log(FILE *out, const struct xa_ctx *ctx)
+void xc_report_text_log(FILE *out, const struct xa_ctx *ctx)
 {
 	const struct xa_log_state *ls = &ctx->log;
 	char head[32], tail[32];
@@ -164,7 +164,7 @@ void xa_report_text_log(FILE *out, const struct xa_ctx *ctx)
 			ls->st.intents, ls->st.intents_pending);
 }
 
-void xa_report_text_info(FILE *out, const struct xa_ctx *ctx)
+void xc_report_text_info(FILE *out, const struct xa_ctx *ctx)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	char uuid[40], feats[512];
@@ -175,7 +175,7 @@ void xa_report_text_info(FILE *out, const struct xa_ctx *ctx)
 		fprintf(out, "filesystem: no usable XFS superblock\n");
 		return;
 	}
-	xa_uuid_format(ctx->sb.uuid, uuid);
+	xc_uuid_format(ctx->sb.uuid, uuid);
 	fprintf(out, "filesystem: XFS v%u, uuid %s, label \"", g->v5 ? 5 : 4, uuid);
 	for (unsigned i = 0; i < sizeof(ctx->sb.fname) && ctx->sb.fname[i]; i++) {
 		uint8_t c = ctx->sb.fname[i];
@@ -194,13 +194,13 @@ void xa_report_text_info(FILE *out, const struct xa_ctx *ctx)
 			g->logstart, g->logblocks);
 	else
 		fprintf(out, "            log external, %" PRIu32 " blocks\n", g->logblocks);
-	xa_features_string(ctx, feats, sizeof(feats));
+	xc_features_string(ctx, feats, sizeof(feats));
 	fprintf(out, "features:   %s\n", feats);
 	fprintf(out, "superblock: geometry from the %s (%" PRIu32 " of %" PRIu32 " superblocks agree)\n",
 		geom_source_text(ctx->geom_source), ctx->sb_votes_for, ctx->sb_votes_total);
 	fprintf(out, "log:        %s\n", !ctx->log_checked ? "not checked (external or unreadable)"
 		: ctx->log_dirty ? "dirty (not cleanly unmounted; needs replay)" : "clean");
-	xa_report_text_log(out, ctx);
+	xc_report_text_log(out, ctx);
 	fprintf(out, "counters:   icount %" PRIu64 ", ifree %" PRIu64 ", fdblocks %" PRIu64 "\n",
 		ctx->sb.icount, ctx->sb.ifree, ctx->sb.fdblocks);
 	fprintf(out, "\n%4s %10s %10s %10s %6s %10s %10s  %s\n", "ag", "length", "freeblks",

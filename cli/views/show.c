@@ -34,28 +34,28 @@
 
 enum hdr_kind { HDR_SB, HDR_AGF, HDR_AGI, HDR_AGFL };
 
-static void show_sb(struct xa_show_run *s, const uint8_t *buf, size_t len, uint32_t agno)
+static void show_sb(struct xc_show_run *s, const uint8_t *buf, size_t len, uint32_t agno)
 {
 	struct xfmt_sb sb;
 
 	if (xfmt_sb_decode(buf, len, &sb) == 0) {
 		if (agno == 0)
-			xfmt_sb_verify(buf, len, &sb, xa_so_sink(&s->o));
+			xfmt_sb_verify(buf, len, &sb, xc_so_sink(&s->o));
 		else
-			xfmt_sb_verify_secondary(buf, len, &sb, xa_so_sink(&s->o));
+			xfmt_sb_verify_secondary(buf, len, &sb, xc_so_sink(&s->o));
 	}
-	xa_so_fields(&s->o, xfmt_sb_fields, buf, len);
+	xc_so_fields(&s->o, xfmt_sb_fields, buf, len);
 }
 
-static void show_agi(struct xa_show_run *s, const uint8_t *buf, size_t len, uint32_t agno)
+static void show_agi(struct xc_show_run *s, const uint8_t *buf, size_t len, uint32_t agno)
 {
 	struct xfmt_agi agi;
 	bool ok = xfmt_agi_decode(buf, len, &agi) == 0;
 
 	if (ok)
-		xfmt_agi_verify(buf, len, &agi, &s->ctx->geom, agno, xa_so_sink(&s->o));
+		xfmt_agi_verify(buf, len, &agi, &s->ctx->geom, agno, xc_so_sink(&s->o));
 	/* The bucket array shows as items, one per non-empty bucket, as xfs_db does. */
-	xa_so_fields_except(&s->o, xfmt_agi_fields, buf, len, "unlinked");
+	xc_so_fields_except(&s->o, xfmt_agi_fields, buf, len, "unlinked");
 	if (!ok)
 		return;
 	for (unsigned i = 0; i < XFS_AGI_UNLINKED_BUCKETS; i++) {
@@ -63,13 +63,13 @@ static void show_agi(struct xa_show_run *s, const uint8_t *buf, size_t len, uint
 
 		if (agi.unlinked[i] == XFS_NULLAGINO)
 			continue;
-		xa_so_item_begin(&s->o, "unlinked", i, (f ? f->off : 0) + 4u * i, 4, true);
-		xa_so_item_u64(&s->o, NULL, agi.unlinked[i]);
-		xa_so_item_end(&s->o);
+		xc_so_item_begin(&s->o, "unlinked", i, (f ? f->off : 0) + 4u * i, 4, true);
+		xc_so_item_u64(&s->o, NULL, agi.unlinked[i]);
+		xc_so_item_end(&s->o);
 	}
 }
 
-static void show_agfl(struct xa_show_run *s, const uint8_t *buf, size_t len, uint32_t agno)
+static void show_agfl(struct xc_show_run *s, const uint8_t *buf, size_t len, uint32_t agno)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	struct xfmt_agfl agfl;
@@ -78,7 +78,7 @@ static void show_agfl(struct xa_show_run *s, const uint8_t *buf, size_t len, uin
 	bool have_agf = false;
 
 	if (xfmt_agfl_decode(buf, len, g, &agfl) != 0) {
-		xa_so_note(&s->o, "the sector is too small for an AGFL");
+		xc_so_note(&s->o, "the sector is too small for an AGFL");
 		return;
 	}
 	/* The AGF's window (flfirst..fllast) tells which slots are live. */
@@ -86,25 +86,25 @@ static void show_agfl(struct xa_show_run *s, const uint8_t *buf, size_t len, uin
 		have_agf = xfmt_agf_decode(ab->data, ab->len, &agf) == 0;
 		xa_put(s->ctx, &ab);
 	}
-	xfmt_agfl_verify(buf, len, &agfl, have_agf ? &agf : NULL, g, agno, xa_so_sink(&s->o));
+	xfmt_agfl_verify(buf, len, &agfl, have_agf ? &agf : NULL, g, agno, xc_so_sink(&s->o));
 	/* A v4 AGFL has no header at all, unlike the other sectors. */
 	if (g->v5)
-		xa_so_fields(&s->o, xfmt_agfl_fields, buf, len);
+		xc_so_fields(&s->o, xfmt_agfl_fields, buf, len);
 	for (uint32_t i = 0; i < agfl.size; i++) {
 		uint32_t v = xfmt_agfl_slot(&agfl, i);
 
 		if (v == XFS_NULLAGBLOCK)
 			continue;
-		xa_so_item_begin(&s->o, "bno", i, (uint64_t)(agfl.slots - buf) + 4u * i, 4, true);
-		xa_so_item_u64(&s->o, NULL, v);
-		xa_so_item_end(&s->o);
+		xc_so_item_begin(&s->o, "bno", i, (uint64_t)(agfl.slots - buf) + 4u * i, 4, true);
+		xc_so_item_u64(&s->o, NULL, v);
+		xc_so_item_end(&s->o);
 	}
 	if (have_agf)
-		xa_so_note(&s->o, "live slots (the AGF's flfirst..fllast): %" PRIu32 "..%" PRIu32
+		xc_so_note(&s->o, "live slots (the AGF's flfirst..fllast): %" PRIu32 "..%" PRIu32
 			   ", %" PRIu32 " blocks", agf.flfirst, agf.fllast, agf.flcount);
 }
 
-static int show_header(struct xa_show_run *s, enum hdr_kind n, uint32_t agno)
+static int show_header(struct xc_show_run *s, enum hdr_kind n, uint32_t agno)
 {
 	static const char *const names[] = { "sb", "agf", "agi", "agfl" };
 	const struct xfmt_geom *g = &s->ctx->geom;
@@ -113,11 +113,11 @@ static int show_header(struct xa_show_run *s, enum hdr_kind n, uint32_t agno)
 	char where[48];
 	int rc;
 
-	rc = xa_show_read(s, off, g->sectsize, &b);
+	rc = xc_show_read(s, off, g->sectsize, &b);
 	if (rc)
 		return rc;
 	snprintf(where, sizeof(where), "AG %" PRIu32 ", sector %u", agno, (unsigned)n);
-	xa_so_begin(&s->o, names[n], where, off, g->sectsize);
+	xc_so_begin(&s->o, names[n], where, off, g->sectsize);
 	switch (n) {
 	case HDR_SB:
 		show_sb(s, b->data, b->len, agno);
@@ -126,8 +126,8 @@ static int show_header(struct xa_show_run *s, enum hdr_kind n, uint32_t agno)
 		struct xfmt_agf agf;
 
 		if (xfmt_agf_decode(b->data, b->len, &agf) == 0)
-			xfmt_agf_verify(b->data, b->len, &agf, g, agno, xa_so_sink(&s->o));
-		xa_so_fields(&s->o, xfmt_agf_fields, b->data, b->len);
+			xfmt_agf_verify(b->data, b->len, &agf, g, agno, xc_so_sink(&s->o));
+		xc_so_fields(&s->o, xfmt_agf_fields, b->data, b->len);
 		break;
 	}
 	case HDR_AGI:
@@ -137,7 +137,7 @@ static int show_header(struct xa_show_run *s, enum hdr_kind n, uint32_t agno)
 		show_agfl(s, b->data, b->len, agno);
 		break;
 	}
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 	xa_put(s->ctx, &b);
 	return 0;
 }
@@ -145,7 +145,7 @@ static int show_header(struct xa_show_run *s, enum hdr_kind n, uint32_t agno)
 /* ------------------------------------------------------------------ inodes */
 
 /* The data fork's extent list, as xfs_db prints it (u3.bmx[i] / u.bmx[i]). */
-static void show_extents(struct xa_show_run *s, const uint8_t *buf, const struct xfmt_dinode *d)
+static void show_extents(struct xc_show_run *s, const uint8_t *buf, const struct xfmt_dinode *d)
 {
 	size_t size = 0;
 	const uint8_t *fork = xfmt_dinode_fork(buf, d, 0, &size);
@@ -161,17 +161,17 @@ static void show_extents(struct xa_show_run *s, const uint8_t *buf, const struct
 		struct xfmt_bmbt_rec r;
 
 		xfmt_bmbt_rec_decode(fork + 16 * i, &r);
-		xa_so_item_begin(&s->o, arr, (unsigned)i, (uint64_t)(fork - buf) + 16 * i, 16, true);
-		xa_so_item_u64(&s->o, "startoff", r.startoff);
-		xa_so_item_u64(&s->o, "startblock", r.startblock);
-		xa_so_item_u64(&s->o, "blockcount", r.blockcount);
-		xa_so_item_u64(&s->o, "extentflag", r.unwritten);
-		xa_so_item_end(&s->o);
+		xc_so_item_begin(&s->o, arr, (unsigned)i, (uint64_t)(fork - buf) + 16 * i, 16, true);
+		xc_so_item_u64(&s->o, "startoff", r.startoff);
+		xc_so_item_u64(&s->o, "startblock", r.startblock);
+		xc_so_item_u64(&s->o, "blockcount", r.blockcount);
+		xc_so_item_u64(&s->o, "extentflag", r.unwritten);
+		xc_so_item_end(&s->o);
 	}
 }
 
 /* One inode from buf (inodesize bytes at image byte `byte`). */
-static void show_inode_buf(struct xa_show_run *s, uint64_t ino, const uint8_t *buf, size_t len,
+static void show_inode_buf(struct xc_show_run *s, uint64_t ino, const uint8_t *buf, size_t len,
 			   uint64_t byte)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
@@ -179,22 +179,22 @@ static void show_inode_buf(struct xa_show_run *s, uint64_t ino, const uint8_t *b
 	char where[48];
 
 	snprintf(where, sizeof(where), "inode %" PRIu64, ino);
-	xa_so_begin(&s->o, "inode", where, byte, len);
+	xc_so_begin(&s->o, "inode", where, byte, len);
 	if (xfmt_dinode_decode(buf, len, g, &d) == 0) {
-		xfmt_dinode_verify(buf, len, g, ino, &d, xa_so_sink(&s->o));
+		xfmt_dinode_verify(buf, len, g, ino, &d, xc_so_sink(&s->o));
 		s->o.po.bigtime = (d.flags2 & 0x8) != 0;
 		s->o.po.v5 = d.version >= 3;  /* xfs_db prints v3 fields only for v3 inodes */
-		xa_so_fields(&s->o, xfmt_dinode_fields(&d), buf, len);
+		xc_so_fields(&s->o, xfmt_dinode_fields(&d), buf, len);
 		show_extents(s, buf, &d);
 	} else {
-		xa_so_fields(&s->o, xfmt_dinode_core_fields, buf, len);
+		xc_so_fields(&s->o, xfmt_dinode_core_fields, buf, len);
 	}
 	s->o.po.bigtime = false;
 	s->o.po.v5 = true;
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 }
 
-static int show_inode(struct xa_show_run *s, uint64_t ino)
+static int show_inode(struct xc_show_run *s, uint64_t ino)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	struct xbuf *b = NULL;
@@ -204,7 +204,7 @@ static int show_inode(struct xa_show_run *s, uint64_t ino)
 		fprintf(s->err, "xfsrecon: inode %" PRIu64 " is outside the filesystem\n", ino);
 		return XERR_USAGE;
 	}
-	rc = xa_show_read(s, xfmt_geom_ino_byte(g, ino), g->inodesize, &b);
+	rc = xc_show_read(s, xfmt_geom_ino_byte(g, ino), g->inodesize, &b);
 	if (rc)
 		return rc;
 	show_inode_buf(s, ino, b->data, b->len, xfmt_geom_ino_byte(g, ino));
@@ -248,7 +248,7 @@ static enum blk_type detect(const uint8_t *p, size_t len, enum xfmt_btnum *bt)
 
 static enum blk_type parse_as(const char *as, enum xfmt_btnum *bt)
 {
-	if (xa_show_bt_parse(as, bt))
+	if (xc_show_bt_parse(as, bt))
 		return BLK_BTREE;
 	if (!strcmp(as, "dir") || !strcmp(as, "dir3") || !strcmp(as, "dir2"))
 		return BLK_DIR;
@@ -265,7 +265,7 @@ static enum blk_type parse_as(const char *as, enum xfmt_btnum *bt)
 	return BLK_UNKNOWN;
 }
 
-static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, const char *as,
+static int show_block(struct xc_show_run *s, uint64_t agno, uint64_t agbno, const char *as,
 		      bool btree_only)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
@@ -293,7 +293,7 @@ static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, cons
 	if (byte + len > s->ctx->image_size || agbno + (len >> g->blocklog) >
 	    xfmt_geom_ag_length(g, (uint32_t)agno))
 		len = g->blocksize;
-	rc = xa_show_read(s, byte, len, &b);
+	rc = xc_show_read(s, byte, len, &b);
 	if (rc)
 		return rc;
 	if (!as)
@@ -312,7 +312,7 @@ static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, cons
 		if (bt == XFMT_BT_BMAP && g->v5)
 			xfmt_blk_owner_of(b->data, b->len, XFMT_BLK_BMBT, &owner);
 
-		xa_show_bt_block(s, bt, where, b->data, g->blocksize, byte, (uint32_t)agno, owner,
+		xc_show_bt_block(s, bt, where, b->data, g->blocksize, byte, (uint32_t)agno, owner,
 				 -1, false, NULL, NULL);
 		break;
 	}
@@ -323,20 +323,20 @@ static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, cons
 		if (g->v5)
 			xfmt_blk_owner_of(b->data, b->len,
 					  xfmt_blk_classify(b->data, b->len, XFMT_BLK_V5), &owner);
-		rc = xa_show_dirblock(s, where, b->data, b->len, byte, owner, UINT32_MAX);
+		rc = xc_show_dirblock(s, where, b->data, b->len, byte, owner, UINT32_MAX);
 		break;
 	}
 	case BLK_ATTR:
 		/* Attr blocks are one filesystem block; the owner comes from a v5 header. */
-		rc = xa_show_attrblock(s, where, b->data, g->blocksize < b->len ? g->blocksize :
+		rc = xc_show_attrblock(s, where, b->data, g->blocksize < b->len ? g->blocksize :
 				       b->len, byte, 0, UINT32_MAX, 0);
 		break;
 	case BLK_DANODE:
-		rc = xa_show_danode(s, where, b->data, g->blocksize < b->len ? g->blocksize :
+		rc = xc_show_danode(s, where, b->data, g->blocksize < b->len ? g->blocksize :
 				    b->len, byte);
 		break;
 	case BLK_SYMLINK:
-		xa_show_symlink_block(s, where, b->data, g->blocksize < b->len ? g->blocksize :
+		xc_show_symlink_block(s, where, b->data, g->blocksize < b->len ? g->blocksize :
 				      b->len, byte);
 		break;
 	case BLK_INODES: {
@@ -353,9 +353,9 @@ static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, cons
 	case BLK_AGHDR:
 		if (agbno != 0) {
 			/* A superblock copy is a block's first sector only at agbno 0. */
-			xa_so_begin(&s->o, "sb", where, byte, g->sectsize);
+			xc_so_begin(&s->o, "sb", where, byte, g->sectsize);
 			show_sb(s, b->data, g->sectsize < b->len ? g->sectsize : b->len, 1);
-			xa_so_end(&s->o);
+			xc_so_end(&s->o);
 			break;
 		}
 		for (int n = HDR_SB; n <= HDR_AGFL && !rc; n++)
@@ -365,12 +365,12 @@ static int show_block(struct xa_show_run *s, uint64_t agno, uint64_t agbno, cons
 		/* File data, free space, or a structure whose magic is gone: its
 		 * bytes as they are (one filesystem block), and how to read it
 		 * as something else. */
-		xa_so_begin(&s->o, "raw", where, byte, g->blocksize);
+		xc_so_begin(&s->o, "raw", where, byte, g->blocksize);
 		if (t != BLK_RAW)
-			xa_so_note(&s->o, "magic 0x%08" PRIx32 " names no structure; its bytes "
+			xc_so_note(&s->o, "magic 0x%08" PRIx32 " names no structure; its bytes "
 				   "follow (--as TYPE reads it as a structure)", xfmt_get_be32(b->data));
-		xa_so_raw(&s->o, b->data, g->blocksize < b->len ? g->blocksize : b->len);
-		xa_so_end(&s->o);
+		xc_so_raw(&s->o, b->data, g->blocksize < b->len ? g->blocksize : b->len);
+		xc_so_end(&s->o);
 		break;
 	}
 out:
@@ -388,12 +388,12 @@ static int parse_agblock(const char *arg, uint64_t *agno, uint64_t *agbno)
 		return -1;
 	memcpy(ag, arg, (size_t)(slash - arg));
 	ag[slash - arg] = '\0';
-	return xa_parse_u64(ag, agno) || xa_parse_u64(slash + 1, agbno) ? -1 : 0;
+	return xc_parse_u64(ag, agno) || xc_parse_u64(slash + 1, agbno) ? -1 : 0;
 }
 
 /* ---------------------------------------------------------------- dispatch */
 
-static int dispatch(struct xa_show_run *s, int argc, char **argv, const struct xa_show_opts *opts)
+static int dispatch(struct xc_show_run *s, int argc, char **argv, const struct xc_show_opts *opts)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	uint64_t a = 0, b = 0;
@@ -412,7 +412,7 @@ static int dispatch(struct xa_show_run *s, int argc, char **argv, const struct x
 		enum hdr_kind n = !strcmp(argv[0], "sb") ? HDR_SB : !strcmp(argv[0], "agf") ? HDR_AGF :
 				  !strcmp(argv[0], "agi") ? HDR_AGI : HDR_AGFL;
 
-		if (argc != 2 || xa_parse_u64(argv[1], &a) || a >= g->agcount) {
+		if (argc != 2 || xc_parse_u64(argv[1], &a) || a >= g->agcount) {
 			fprintf(s->err, "xfsrecon: show %s needs an AG number below %" PRIu32 "\n",
 				argv[0], g->agcount);
 			return XERR_USAGE;
@@ -420,7 +420,7 @@ static int dispatch(struct xa_show_run *s, int argc, char **argv, const struct x
 		return show_header(s, n, (uint32_t)a);
 	}
 	if (!strcmp(argv[0], "inode")) {
-		if (argc != 2 || xa_parse_u64(argv[1], &a))
+		if (argc != 2 || xc_parse_u64(argv[1], &a))
 			goto usage;
 		return show_inode(s, a);
 	}
@@ -430,27 +430,27 @@ static int dispatch(struct xa_show_run *s, int argc, char **argv, const struct x
 		return show_block(s, a, b, opts->as, false);
 	}
 	if (!strcmp(argv[0], "btree")) {
-		if (argc == 3 && xa_show_bt_parse(argv[2], &bt)) {
-			if (xa_parse_u64(argv[1], &a) || a >= g->agcount) {
+		if (argc == 3 && xc_show_bt_parse(argv[2], &bt)) {
+			if (xc_parse_u64(argv[1], &a) || a >= g->agcount) {
 				fprintf(s->err, "xfsrecon: show btree needs an AG number below %"
 					PRIu32 "\n", g->agcount);
 				return XERR_USAGE;
 			}
-			return xa_show_btree(s, (uint32_t)a, bt);
+			return xc_show_btree(s, (uint32_t)a, bt);
 		}
 		/* the older form: one block, btree AGNO AGBNO */
-		if (argc != 3 || xa_parse_u64(argv[1], &a) || xa_parse_u64(argv[2], &b))
+		if (argc != 3 || xc_parse_u64(argv[1], &a) || xc_parse_u64(argv[2], &b))
 			goto usage;
 		return show_block(s, a, b, NULL, true);
 	}
 	if (!strcmp(argv[0], "dir") && argc == 2)
-		return xa_show_dir(s, argv[1]);
+		return xc_show_dir(s, argv[1]);
 	if (!strcmp(argv[0], "attr") && argc == 2)
-		return xa_show_attr(s, argv[1]);
+		return xc_show_attr(s, argv[1]);
 	if (!strcmp(argv[0], "path") && argc == 2)
-		return xa_show_path(s, argv[1]);
+		return xc_show_path(s, argv[1]);
 	if (!strcmp(argv[0], "log") && argc == 1)
-		return xa_show_log(s);
+		return xc_show_log(s);
 usage:
 	fprintf(s->err, "xfsrecon: show WHAT is one of: sb [AG] | agf AG | agi AG | agfl AG | "
 		"inode INO | block AG/AGBNO [--as TYPE] | btree AG bnobt|cntbt|inobt|finobt|rmapbt|"
@@ -458,25 +458,25 @@ usage:
 	return XERR_USAGE;
 }
 
-int xa_show_cmd(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv,
-		const struct xa_show_opts *opts)
+int xc_show_cmd(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv,
+		const struct xc_show_opts *opts)
 {
-	struct xa_show_run s;
+	struct xc_show_run s;
 	int rc, frc;
 
 	memset(&s, 0, sizeof(s));
 	s.ctx = ctx;
 	s.err = err;
-	xa_so_init(&s.o, out, opts->json, opts->annotate, opts->image, argc, argv);
+	xc_so_init(&s.o, out, opts->json, opts->annotate, opts->image, argc, argv);
 	rc = dispatch(&s, argc, argv, opts);
-	frc = xa_so_finish(&s.o);
-	xa_so_release(&s.o);
+	frc = xc_so_finish(&s.o);
+	xc_so_release(&s.o);
 	return rc ? rc : frc;
 }
 
-int xa_show(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv, bool annotate)
+int xc_show(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv, bool annotate)
 {
-	struct xa_show_opts opts = { annotate, false, NULL, NULL };
+	struct xc_show_opts opts = { annotate, false, NULL, NULL };
 
-	return xa_show_cmd(out, err, ctx, argc, argv, &opts);
+	return xc_show_cmd(out, err, ctx, argc, argv, &opts);
 }

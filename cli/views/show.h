@@ -3,15 +3,15 @@
  * field with its offset, size, raw and decoded value, meaning and the
  * verifier's verdict, as text or JSON.
  */
-#ifndef XA_SHOW_H
-#define XA_SHOW_H
+#ifndef XC_SHOW_H
+#define XC_SHOW_H
 
 #include <stdbool.h>
 #include <stdio.h>
 
 struct xa_ctx;
 
-struct xa_show_opts {
+struct xc_show_opts {
 	bool        annotate;  /* text: offset, size, raw bytes, meaning, verdict */
 	bool        json;      /* one JSON document instead of text */
 	const char *as;        /* `block`: the structure type to read it as, or NULL */
@@ -26,10 +26,10 @@ struct xa_show_opts {
  * 0, XERR_USAGE for an unknown or out-of-range WHAT (with a message on err),
  * or another negative xerr (the JSON document is still closed).
  */
-int xa_show_cmd(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv,
-		const struct xa_show_opts *opts);
+int xc_show_cmd(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv,
+		const struct xc_show_opts *opts);
 
-/* The text form of xa_show_cmd, with or without --annotate. */
-int xa_show(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv, bool annotate);
+/* The text form of xc_show_cmd, with or without --annotate. */
+int xc_show(FILE *out, FILE *err, struct xa_ctx *ctx, int argc, char **argv, bool annotate);
 
-#endif /* XA_SHOW_H */
+#endif /* XC_SHOW_H */

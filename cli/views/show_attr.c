@@ -42,18 +42,18 @@ static uint64_t header_owner(const struct xfmt_geom *g, const uint8_t *buf, size
 /* ---------------------------------------------------------------- leaves */
 
 /* The flags of an entry as xfs_db splits them, and the byte itself. */
-static void entry_flags(struct xa_show_out *o, uint8_t flags, bool leaf)
+static void entry_flags(struct xc_show_out *o, uint8_t flags, bool leaf)
 {
 	if (leaf)
-		xa_so_item_u64(o, "incomplete", (flags & XFS_ATTR_INCOMPLETE) != 0);
-	xa_so_item_u64(o, "root", (flags & XFS_ATTR_ROOT) != 0);
-	xa_so_item_u64(o, "secure", (flags & XFS_ATTR_SECURE) != 0);
+		xc_so_item_u64(o, "incomplete", (flags & XFS_ATTR_INCOMPLETE) != 0);
+	xc_so_item_u64(o, "root", (flags & XFS_ATTR_ROOT) != 0);
+	xc_so_item_u64(o, "secure", (flags & XFS_ATTR_SECURE) != 0);
 	if (leaf)
-		xa_so_item_u64(o, "local", (flags & XFS_ATTR_LOCAL) != 0);
-	xa_so_item_hex(o, "flags", flags);
+		xc_so_item_u64(o, "local", (flags & XFS_ATTR_LOCAL) != 0);
+	xc_so_item_hex(o, "flags", flags);
 }
 
-static void leaf_body(struct xa_show_run *s, const uint8_t *buf, size_t len)
+static void leaf_body(struct xc_show_run *s, const uint8_t *buf, size_t len)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	size_t fm = (g->v5 ? XFMT_ATTR_LEAF_HDR_V5 - 4u : XFMT_ATTR_LEAF_HDR_V4) -
@@ -65,28 +65,28 @@ static void leaf_body(struct xa_show_run *s, const uint8_t *buf, size_t len)
 	unsigned n, max;
 	int rc;
 
-	xa_so_fields(&s->o, xfmt_attr_leaf_hdr_fields_for(g->v5), buf, len);
+	xc_so_fields(&s->o, xfmt_attr_leaf_hdr_fields_for(g->v5), buf, len);
 	if (xfmt_attr_leaf_hdr_decode(buf, len, g, &h) != 0)
 		return;
 	for (unsigned i = 0; i < XFMT_ATTR_LEAF_MAPSIZE; i++) {
-		xa_so_item_begin(&s->o, "hdr.freemap", i, fm + 4u * i, 4, true);
-		xa_so_item_u64(&s->o, "base", h.freemap[i].base);
-		xa_so_item_u64(&s->o, "size", h.freemap[i].size);
-		xa_so_item_end(&s->o);
+		xc_so_item_begin(&s->o, "hdr.freemap", i, fm + 4u * i, 4, true);
+		xc_so_item_u64(&s->o, "base", h.freemap[i].base);
+		xc_so_item_u64(&s->o, "size", h.freemap[i].size);
+		xc_so_item_end(&s->o);
 	}
 	/* Only the entries whose slots lie inside the block. */
 	max = lim > h.hdr_len ? (unsigned)((lim - h.hdr_len) / XFMT_ATTR_LEAF_ENTRY_LEN) : 0;
 	n = h.count < max ? h.count : max;
 	if (n < h.count)
-		xa_so_note(&s->o, "hdr.count %u: only %u entries fit in the block", h.count, n);
+		xc_so_note(&s->o, "hdr.count %u: only %u entries fit in the block", h.count, n);
 	for (unsigned i = 0; i < n; i++) {
 		if (xfmt_attr_leaf_entry(buf, len, &h, i, &e) == -1)
 			break;
-		xa_so_item_begin(&s->o, "entries", i, h.hdr_len + 8u * i, 8, true);
-		xa_so_item_hex(&s->o, "hashval", e.hashval);
-		xa_so_item_u64(&s->o, "nameidx", e.nameidx);
+		xc_so_item_begin(&s->o, "entries", i, h.hdr_len + 8u * i, 8, true);
+		xc_so_item_hex(&s->o, "hashval", e.hashval);
+		xc_so_item_u64(&s->o, "nameidx", e.nameidx);
 		entry_flags(&s->o, e.flags, true);
-		xa_so_item_end(&s->o);
+		xc_so_item_end(&s->o);
 	}
 	/* The name/value structures, in entry order as xfs_db lists them. */
 	for (unsigned i = 0; i < n; i++) {
@@ -94,19 +94,19 @@ static void leaf_body(struct xa_show_run *s, const uint8_t *buf, size_t len)
 		if (rc == -1)
 			break;
 		if (rc == -2) {
-			xa_so_note(&s->o, "entries[%u]: nameidx %u does not point at a whole "
+			xc_so_note(&s->o, "entries[%u]: nameidx %u does not point at a whole "
 				   "name/value structure inside the block", i, e.nameidx);
 			continue;
 		}
-		xa_so_item_begin(&s->o, "nvlist", i, e.nameidx, e.entsize, false);
+		xc_so_item_begin(&s->o, "nvlist", i, e.nameidx, e.entsize, false);
 		if (!e.local)
-			xa_so_item_hex(&s->o, "valueblk", e.valueblk);
-		xa_so_item_u64(&s->o, "valuelen", e.valuelen);
-		xa_so_item_u64(&s->o, "namelen", e.namelen);
-		xa_so_item_name(&s->o, "name", e.name, e.namelen);
+			xc_so_item_hex(&s->o, "valueblk", e.valueblk);
+		xc_so_item_u64(&s->o, "valuelen", e.valuelen);
+		xc_so_item_u64(&s->o, "namelen", e.namelen);
+		xc_so_item_name(&s->o, "name", e.name, e.namelen);
 		if (e.local && e.valuelen)
-			xa_so_item_name(&s->o, "value", e.value, e.valuelen);
-		xa_so_item_end(&s->o);
+			xc_so_item_name(&s->o, "value", e.value, e.valuelen);
+		xc_so_item_end(&s->o);
 		if (!e.local) {
 			uint32_t nb = xfmt_attr_rmt_blocks(g, e.valuelen);
 
@@ -116,15 +116,15 @@ static void leaf_body(struct xa_show_run *s, const uint8_t *buf, size_t len)
 			/* The name as getfattr shows it: namespace prefix and name. */
 			memcpy(full, xfmt_attr_ns_prefix(e.ns), pl);
 			memcpy(full + pl, e.name, e.namelen);
-			xa_chars_format(full, pl + e.namelen, q, sizeof(q));
-			xa_so_note(&s->o, "nvlist[%u]: %s: the %" PRIu32 "-byte value lives in "
+			xc_chars_format(full, pl + e.namelen, q, sizeof(q));
+			xc_so_note(&s->o, "nvlist[%u]: %s: the %" PRIu32 "-byte value lives in "
 				   "%" PRIu32 " remote block%s from attr block %" PRIu32, i, q,
 				   e.valuelen, nb, nb == 1 ? "" : "s", e.valueblk);
 		}
 	}
 }
 
-static void node_body(struct xa_show_run *s, const uint8_t *buf, size_t len,
+static void node_body(struct xc_show_run *s, const uint8_t *buf, size_t len,
 		      const struct xfmt_field *fields, const char *arr, size_t blksize)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
@@ -132,41 +132,41 @@ static void node_body(struct xa_show_run *s, const uint8_t *buf, size_t len,
 	unsigned n, max = xfmt_da_node_max_ents(blksize, g->v5);
 	uint32_t h, before;
 
-	xa_so_fields(&s->o, fields, buf, len);
+	xc_so_fields(&s->o, fields, buf, len);
 	if (xfmt_da_node_hdr_decode(buf, len, g->v5, &hdr) != 0)
 		return;
 	n = hdr.count < max ? hdr.count : max;
 	for (unsigned i = 0; i < n; i++) {
 		if (xfmt_da_node_entry(buf, len, g->v5, i, &h, &before) != 0)
 			break;
-		xa_so_item_begin(&s->o, arr, i, hdr.hdr_len + 8u * i, 8, true);
-		xa_so_item_hex(&s->o, "hashval", h);
-		xa_so_item_u64(&s->o, "before", before);
-		xa_so_item_end(&s->o);
+		xc_so_item_begin(&s->o, arr, i, hdr.hdr_len + 8u * i, 8, true);
+		xc_so_item_hex(&s->o, "hashval", h);
+		xc_so_item_u64(&s->o, "before", before);
+		xc_so_item_end(&s->o);
 	}
 }
 
 /* The value bytes of a v5 remote block: hdr.bytes of them, at most what fits. */
-static void rmt_body(struct xa_show_run *s, const uint8_t *buf, size_t len)
+static void rmt_body(struct xc_show_run *s, const uint8_t *buf, size_t len)
 {
 	struct xfmt_rmt_hdr h;
 	size_t n;
 
-	xa_so_fields(&s->o, xfmt_attr3_rmt_hdr_fields, buf, len);
+	xc_so_fields(&s->o, xfmt_attr3_rmt_hdr_fields, buf, len);
 	if (xfmt_rmt_hdr_decode(buf, len, &h) != 0)
 		return;
 	n = len - XFMT_ATTR_RMT_HDR_LEN;
 	if (h.bytes < n)
 		n = h.bytes;
 	else if (h.bytes > n)
-		xa_so_note(&s->o, "hdr.bytes %" PRIu32 " is more than the block holds: %zu shown",
+		xc_so_note(&s->o, "hdr.bytes %" PRIu32 " is more than the block holds: %zu shown",
 			   h.bytes, n);
-	xa_so_note(&s->o, "value bytes %" PRIu32 "..%" PRIu64 " of the attribute", h.offset,
+	xc_so_note(&s->o, "value bytes %" PRIu32 "..%" PRIu64 " of the attribute", h.offset,
 		   (uint64_t)h.offset + n);
-	xa_so_data(&s->o, "data", buf, len, XFMT_ATTR_RMT_HDR_LEN, n, true);
+	xc_so_data(&s->o, "data", buf, len, XFMT_ATTR_RMT_HDR_LEN, n, true);
 }
 
-int xa_show_attrblock(struct xa_show_run *s, const char *where, const uint8_t *buf,
+int xc_show_attrblock(struct xc_show_run *s, const char *where, const uint8_t *buf,
 		      size_t len, uint64_t byte, uint64_t owner, uint32_t dablk,
 		      uint32_t fork_end)
 {
@@ -184,65 +184,65 @@ int xa_show_attrblock(struct xa_show_run *s, const char *where, const uint8_t *b
 	if (owner == 0)
 		owner = header_owner(g, buf, len, k == XFMT_ATTR_BLK_RMT ? XFMT_BLK_ATTR_RMT :
 				     XFMT_BLK_ATTR_LEAF);
-	xa_so_begin(&s->o, k == XFMT_ATTR_BLK_LEAF ? "attr leaf" : k == XFMT_ATTR_BLK_NODE ?
+	xc_so_begin(&s->o, k == XFMT_ATTR_BLK_LEAF ? "attr leaf" : k == XFMT_ATTR_BLK_NODE ?
 		    "attr node" : "attr remote value", where, byte, g->blocksize);
 	if (len < g->blocksize) {
-		xa_so_note(&s->o, "only %zu of the block's %" PRIu32 " bytes could be read", len,
+		xc_so_note(&s->o, "only %zu of the block's %" PRIu32 " bytes could be read", len,
 			   g->blocksize);
-		xa_so_end(&s->o);
+		xc_so_end(&s->o);
 		return 0;
 	}
 	if (!known && k != XFMT_ATTR_BLK_RMT)
-		xa_so_note(&s->o, "shown without its inode: the checks that need the block's "
+		xc_so_note(&s->o, "shown without its inode: the checks that need the block's "
 			   "place in the attr fork are left out");
 	xfmt_attr_da_expect_init(&exp, byte >> XFS_BB_SHIFT, owner, dablk, -1, fork_end);
 	switch (k) {
 	case XFMT_ATTR_BLK_LEAF:
-		xfmt_attr_leaf_verify(buf, len, g, &exp, xa_so_sink(&s->o));
+		xfmt_attr_leaf_verify(buf, len, g, &exp, xc_so_sink(&s->o));
 		/* The leaf verifier names an entry's field and gives its index. */
-		xa_so_items_by_key(&s->o);
+		xc_so_items_by_key(&s->o);
 		leaf_body(s, buf, len);
 		break;
 	case XFMT_ATTR_BLK_NODE:
-		xfmt_da_node_verify(buf, len, g->blocksize, g, &exp, xa_so_sink(&s->o));
+		xfmt_da_node_verify(buf, len, g->blocksize, g, &exp, xc_so_sink(&s->o));
 		node_body(s, buf, len, xfmt_attr_node_hdr_fields_for(g->v5), "btree", g->blocksize);
 		break;
 	case XFMT_ATTR_BLK_RMT:
 		memset(&rexp, 0, sizeof(rexp));
 		rexp.daddr = byte >> XFS_BB_SHIFT;
 		rexp.owner = owner;
-		xfmt_attr_rmt_verify(buf, len, g, &rexp, xa_so_sink(&s->o));
-		xa_so_note(&s->o, "which value and which part of it this block holds comes from "
+		xfmt_attr_rmt_verify(buf, len, g, &rexp, xc_so_sink(&s->o));
+		xc_so_note(&s->o, "which value and which part of it this block holds comes from "
 			   "the leaf entry that points here; shown alone, offset and bytes are "
 			   "not checked against it");
 		rmt_body(s, buf, len);
 		break;
 	default:
 		/* v4: remote value blocks are raw value bytes, with no header to check. */
-		xa_so_note(&s->o, "no attr magic: on a v4 filesystem a remote value block holds "
+		xc_so_note(&s->o, "no attr magic: on a v4 filesystem a remote value block holds "
 			   "raw value bytes, with no header");
-		xa_so_data(&s->o, "data", buf, len, 0, g->blocksize, true);
+		xc_so_data(&s->o, "data", buf, len, 0, g->blocksize, true);
 		break;
 	}
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 	return 0;
 }
 
 /* ------------------------------------------------- blocks of either fork */
 
-int xa_show_danode(struct xa_show_run *s, const char *where, const uint8_t *buf, size_t len,
+int xc_show_danode(struct xc_show_run *s, const char *where, const uint8_t *buf, size_t len,
 		   uint64_t byte)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	struct xfmt_da_expect exp;
 
-	xa_so_begin(&s->o, "da node", where, byte, g->blocksize);
-	xa_so_note(&s->o, "a DA node: directories and attr forks share this form; --as dir3 "
+	xc_so_begin(&s->o, "da node", where, byte, g->blocksize);
+	xc_so_note(&s->o, "a DA node: directories and attr forks share this form; --as dir3 "
 		   "or --as attr3 shows it in one of them, with that context's checks");
 	if (len < g->blocksize) {
-		xa_so_note(&s->o, "only %zu of the block's %" PRIu32 " bytes could be read", len,
+		xc_so_note(&s->o, "only %zu of the block's %" PRIu32 " bytes could be read", len,
 			   g->blocksize);
-		xa_so_end(&s->o);
+		xc_so_end(&s->o);
 		return 0;
 	}
 	/* The block size is the one thing both contexts agree on only when they are equal. */
@@ -252,18 +252,18 @@ int xa_show_danode(struct xa_show_run *s, const char *where, const uint8_t *buf,
 		exp.owner = header_owner(g, buf, len, XFMT_BLK_DA_NODE);
 		exp.dablk = UINT32_MAX;
 		exp.level = -1;
-		xfmt_da_node_verify(buf, len, g->blocksize, g, &exp, xa_so_sink(&s->o));
+		xfmt_da_node_verify(buf, len, g->blocksize, g, &exp, xc_so_sink(&s->o));
 	} else {
-		xa_so_note(&s->o, "directory blocks (%" PRIu32 " bytes) and attr blocks (%" PRIu32
+		xc_so_note(&s->o, "directory blocks (%" PRIu32 " bytes) and attr blocks (%" PRIu32
 			   ") differ in size here: not verified without --as", g->dirblksize,
 			   g->blocksize);
 	}
 	node_body(s, buf, len, xfmt_da_node_fields_for(g->v5), "nbtree", g->blocksize);
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 	return 0;
 }
 
-void xa_show_symlink_block(struct xa_show_run *s, const char *where, const uint8_t *buf,
+void xc_show_symlink_block(struct xc_show_run *s, const char *where, const uint8_t *buf,
 			   size_t len, uint64_t byte)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
@@ -272,36 +272,36 @@ void xa_show_symlink_block(struct xa_show_run *s, const char *where, const uint8
 	size_t n;
 	const uint8_t *nul;
 
-	xa_so_begin(&s->o, "symlink block", where, byte, len);
+	xc_so_begin(&s->o, "symlink block", where, byte, len);
 	if (!g->v5) {
 		/* v4: raw target bytes; their length is the inode's di_size. */
 		nul = memchr(buf, 0, len);
 		n = nul ? (size_t)(nul - buf) : len;
-		xa_so_note(&s->o, "v4: no header; the target's length is the inode's di_size "
+		xc_so_note(&s->o, "v4: no header; the target's length is the inode's di_size "
 			   "(shown up to the first NUL byte)");
-		xa_so_data(&s->o, "data", buf, len, 0, n, false);
-		xa_so_end(&s->o);
+		xc_so_data(&s->o, "data", buf, len, 0, n, false);
+		xc_so_end(&s->o);
 		return;
 	}
 	memset(&exp, 0, sizeof(exp));
 	exp.daddr = byte >> XFS_BB_SHIFT;
 	exp.owner = header_owner(g, buf, len, XFMT_BLK_SYMLINK);
-	xfmt_symlink_rmt_verify(buf, len, g, &exp, xa_so_sink(&s->o));
-	xa_so_note(&s->o, "one header per mapping: its CRC covers the whole mapping, here "
+	xfmt_symlink_rmt_verify(buf, len, g, &exp, xc_so_sink(&s->o));
+	xc_so_note(&s->o, "one header per mapping: its CRC covers the whole mapping, here "
 		   "taken as this one block");
-	xa_so_fields(&s->o, xfmt_symlink_hdr_fields, buf, len);
+	xc_so_fields(&s->o, xfmt_symlink_hdr_fields, buf, len);
 	if (xfmt_rmt_hdr_decode(buf, len, &h) == 0) {
 		n = xfmt_symlink_buf_space(len, true);
 		if (h.bytes < n)
 			n = h.bytes;
-		xa_so_data(&s->o, "data", buf, len, XFMT_SYMLINK_HDR_LEN, n, false);
+		xc_so_data(&s->o, "data", buf, len, XFMT_SYMLINK_HDR_LEN, n, false);
 	}
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 }
 
 /* ------------------------------------------------------ whole attr forks */
 
-static void show_shortform(struct xa_show_run *s, const struct xa_inode *ip)
+static void show_shortform(struct xc_show_run *s, const struct xa_inode *ip)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	size_t forksize = 0;
@@ -312,39 +312,39 @@ static void show_shortform(struct xa_show_run *s, const struct xa_inode *ip)
 	int rc;
 
 	snprintf(where, sizeof(where), "inode %" PRIu64 ", attr fork", ip->ino);
-	xa_so_begin(&s->o, "shortform attributes", where,
+	xc_so_begin(&s->o, "shortform attributes", where,
 		    xfmt_geom_ino_byte(g, ip->ino) + (uint64_t)(fork ? fork - ip->raw : 0),
 		    forksize);
 	if (!fork) {
-		xa_so_note(&s->o, "the attr fork lies outside the inode");
-		xa_so_end(&s->o);
+		xc_so_note(&s->o, "the attr fork lies outside the inode");
+		xc_so_end(&s->o);
 		return;
 	}
-	xfmt_attr_sf_verify(fork, forksize, g, xa_so_sink(&s->o));
-	xa_so_items_by_key(&s->o);
-	xa_so_field_prefix(&s->o, "a.sfattr.");
-	xa_so_fields(&s->o, xfmt_attr_sf_hdr_fields, fork, forksize);
-	xa_so_field_prefix(&s->o, NULL);
+	xfmt_attr_sf_verify(fork, forksize, g, xc_so_sink(&s->o));
+	xc_so_items_by_key(&s->o);
+	xc_so_field_prefix(&s->o, "a.sfattr.");
+	xc_so_fields(&s->o, xfmt_attr_sf_hdr_fields, fork, forksize);
+	xc_so_field_prefix(&s->o, NULL);
 	xfmt_attr_sf_iter_init(&it, fork, forksize);
 	while ((rc = xfmt_attr_sf_next(&it, &e)) == 1) {
-		xa_so_item_begin(&s->o, "a.sfattr.list", e.idx, it.pos - e.entsize, e.entsize,
+		xc_so_item_begin(&s->o, "a.sfattr.list", e.idx, it.pos - e.entsize, e.entsize,
 				 false);
-		xa_so_item_u64(&s->o, "namelen", e.namelen);
-		xa_so_item_u64(&s->o, "valuelen", e.valuelen);
+		xc_so_item_u64(&s->o, "namelen", e.namelen);
+		xc_so_item_u64(&s->o, "valuelen", e.valuelen);
 		entry_flags(&s->o, e.flags, false);
-		xa_so_item_name(&s->o, "name", e.name, e.namelen);
+		xc_so_item_name(&s->o, "name", e.name, e.namelen);
 		if (e.valuelen)
-			xa_so_item_name(&s->o, "value", e.value, e.valuelen);
-		xa_so_item_end(&s->o);
+			xc_so_item_name(&s->o, "value", e.value, e.valuelen);
+		xc_so_item_end(&s->o);
 	}
 	if (rc < 0)
-		xa_so_note(&s->o, "entry %u runs past the list's end (hdr.totsize or the fork)",
+		xc_so_note(&s->o, "entry %u runs past the list's end (hdr.totsize or the fork)",
 			   it.idx);
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 }
 
 /* Read attr block fblock (one filesystem block) through the fork's map. */
-static int attr_read(struct xa_show_run *s, const struct xa_extents *ex, uint64_t fblock,
+static int attr_read(struct xc_show_run *s, const struct xa_extents *ex, uint64_t fblock,
 		     struct xbuf **b, uint64_t *byte)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
@@ -361,7 +361,7 @@ static int attr_read(struct xa_show_run *s, const struct xa_extents *ex, uint64_
 }
 
 /* Every mapped block of the attr fork, in fork order. */
-static int show_blocks(struct xa_show_run *s, const struct xa_inode *ip,
+static int show_blocks(struct xc_show_run *s, const struct xa_inode *ip,
 		       const struct xa_extents *ex)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
@@ -381,28 +381,28 @@ static int show_blocks(struct xa_show_run *s, const struct xa_inode *ip,
 
 			snprintf(where, sizeof(where), "inode %" PRIu64 ", attr block %" PRIu64,
 				 ip->ino, fb);
-			if (shown++ >= XA_SHOW_MAX_BLOCKS) {
-				xa_so_begin(&s->o, "attr fork", where, 0, 0);
-				xa_so_note(&s->o, "stopped after %u blocks", XA_SHOW_MAX_BLOCKS);
-				xa_so_end(&s->o);
+			if (shown++ >= XC_SHOW_MAX_BLOCKS) {
+				xc_so_begin(&s->o, "attr fork", where, 0, 0);
+				xc_so_note(&s->o, "stopped after %u blocks", XC_SHOW_MAX_BLOCKS);
+				xc_so_end(&s->o);
 				return 0;
 			}
 			rc = attr_read(s, ex, fb, &b, &byte);
 			if (rc == XERR_NOMEM)
 				return rc;
 			if (rc) {
-				xa_so_begin(&s->o, "attr block", where, 0, 0);
-				xa_so_note(&s->o, "cannot be read: %s", xerr_str(rc));
-				xa_so_end(&s->o);
+				xc_so_begin(&s->o, "attr block", where, 0, 0);
+				xc_so_note(&s->o, "cannot be read: %s", xerr_str(rc));
+				xc_so_end(&s->o);
 				continue;
 			}
 			if (fb > UINT32_MAX ||
-			    xa_show_attrblock(s, where, b->data, b->len, byte, ip->ino,
+			    xc_show_attrblock(s, where, b->data, b->len, byte, ip->ino,
 					      (uint32_t)fb, fork_end) != 0) {
-				xa_so_begin(&s->o, "attr block", where, byte, g->blocksize);
-				xa_so_note(&s->o, "magic 0x%08" PRIx32 " is no attr block's",
+				xc_so_begin(&s->o, "attr block", where, byte, g->blocksize);
+				xc_so_note(&s->o, "magic 0x%08" PRIx32 " is no attr block's",
 					   xfmt_get_be32(b->data));
-				xa_so_end(&s->o);
+				xc_so_end(&s->o);
 			}
 			xa_put(s->ctx, &b);
 		}
@@ -411,7 +411,7 @@ static int show_blocks(struct xa_show_run *s, const struct xa_inode *ip,
 }
 
 /* The fork's form, as the kernel tells it: from di_aformat and attr block 0. */
-static const char *fork_form(struct xa_show_run *s, const struct xa_extents *ex)
+static const char *fork_form(struct xc_show_run *s, const struct xa_extents *ex)
 {
 	struct xbuf *b = NULL;
 	uint64_t byte;
@@ -428,7 +428,7 @@ static const char *fork_form(struct xa_show_run *s, const struct xa_extents *ex)
 	return form;
 }
 
-int xa_show_attr(struct xa_show_run *s, const char *arg)
+int xc_show_attr(struct xc_show_run *s, const char *arg)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	struct xa_extents ex = { 0 };
@@ -437,7 +437,7 @@ int xa_show_attr(struct xa_show_run *s, const char *arg)
 	char where[64];
 	int rc;
 
-	rc = xa_show_resolve(s, arg, &ino);
+	rc = xc_show_resolve(s, arg, &ino);
 	if (rc)
 		return rc;
 	rc = xa_inode_read(s->ctx, ino, &ip);
@@ -446,17 +446,17 @@ int xa_show_attr(struct xa_show_run *s, const char *arg)
 		return rc == XERR_NOMEM ? rc : XERR_USAGE;
 	}
 	snprintf(where, sizeof(where), "inode %" PRIu64, ino);
-	xa_so_begin(&s->o, "attr fork", where, xfmt_geom_ino_byte(g, ino), g->inodesize);
+	xc_so_begin(&s->o, "attr fork", where, xfmt_geom_ino_byte(g, ino), g->inodesize);
 	if (!ip.d.has_attr_fork) {
-		xa_so_note(&s->o, "no attr fork (core.forkoff is 0): the inode has no attributes");
-		xa_so_end(&s->o);
+		xc_so_note(&s->o, "no attr fork (core.forkoff is 0): the inode has no attributes");
+		xc_so_end(&s->o);
 		goto out;
 	}
 	if (ip.d.aformat == XFS_DINODE_FMT_LOCAL) {
-		xa_so_note(&s->o, "form: shortform (the attributes live in the inode, past the "
+		xc_so_note(&s->o, "form: shortform (the attributes live in the inode, past the "
 			   "first core.forkoff * 8 (%u) bytes of the literal area)",
 			   ip.d.forkoff * 8u);
-		xa_so_end(&s->o);
+		xc_so_end(&s->o);
 		show_shortform(s, &ip);
 		goto out;
 	}
@@ -464,21 +464,21 @@ int xa_show_attr(struct xa_show_run *s, const char *arg)
 	if (rc)
 		goto out;
 	if (ex.n == 0) {
-		xa_so_note(&s->o, "form: no blocks (core.aformat %u, nothing mapped)", ip.d.aformat);
-		xa_so_end(&s->o);
+		xc_so_note(&s->o, "form: no blocks (core.aformat %u, nothing mapped)", ip.d.aformat);
+		xc_so_end(&s->o);
 		goto out;
 	}
-	xa_so_note(&s->o, "form: %s; %zu mapping%s%s; attr blocks of %" PRIu32 " bytes",
+	xc_so_note(&s->o, "form: %s; %zu mapping%s%s; attr blocks of %" PRIu32 " bytes",
 		   fork_form(s, &ex), ex.n, ex.n == 1 ? "" : "s",
 		   ex.complete ? "" : " (the map is incomplete)", g->blocksize);
 	for (size_t i = 0; i < ex.n; i++) {
-		xa_so_item_begin(&s->o, "extent", (unsigned)i, 0, 0, true);
-		xa_so_item_u64(&s->o, "startoff", ex.v[i].startoff);
-		xa_so_item_u64(&s->o, "startblock", ex.v[i].startblock);
-		xa_so_item_u64(&s->o, "blockcount", ex.v[i].blockcount);
-		xa_so_item_end(&s->o);
+		xc_so_item_begin(&s->o, "extent", (unsigned)i, 0, 0, true);
+		xc_so_item_u64(&s->o, "startoff", ex.v[i].startoff);
+		xc_so_item_u64(&s->o, "startblock", ex.v[i].startblock);
+		xc_so_item_u64(&s->o, "blockcount", ex.v[i].blockcount);
+		xc_so_item_end(&s->o);
 	}
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 	rc = show_blocks(s, &ip, &ex);
 out:
 	xa_extents_release(&ex);

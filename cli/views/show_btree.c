@@ -8,7 +8,7 @@
  * form the next level, sorted and without duplicates, so a pointer cycle or
  * a block shared by two parents is shown once per level and the walk ends
  * after at most the root's level + 1 levels, with at most
- * XA_SHOW_MAX_BLOCKS blocks.  Record and key names follow xfs_db.
+ * XC_SHOW_MAX_BLOCKS blocks.  Record and key names follow xfs_db.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -32,7 +32,7 @@ static const struct {
 	{ "refcntbt", XFMT_BT_REFC }, { "bmbt", XFMT_BT_BMAP }, { "bmapbt", XFMT_BT_BMAP },
 };
 
-bool xa_show_bt_parse(const char *name, enum xfmt_btnum *bt)
+bool xc_show_bt_parse(const char *name, enum xfmt_btnum *bt)
 {
 	for (size_t i = 0; i < sizeof(tree_names) / sizeof(tree_names[0]); i++)
 		if (!strcmp(name, tree_names[i].name)) {
@@ -43,7 +43,7 @@ bool xa_show_bt_parse(const char *name, enum xfmt_btnum *bt)
 }
 
 /* The values of one leaf record, in xfs_db's order and names. */
-static void record_values(struct xa_show_out *o, enum xfmt_btnum bt, const uint8_t *rec,
+static void record_values(struct xc_show_out *o, enum xfmt_btnum bt, const uint8_t *rec,
 			  bool sparse)
 {
 	switch (bt) {
@@ -52,8 +52,8 @@ static void record_values(struct xa_show_out *o, enum xfmt_btnum bt, const uint8
 		struct xfmt_alloc_rec r;
 
 		xfmt_alloc_rec_decode(rec, &r);
-		xa_so_item_u64(o, "startblock", r.startblock);
-		xa_so_item_u64(o, "blockcount", r.blockcount);
+		xc_so_item_u64(o, "startblock", r.startblock);
+		xc_so_item_u64(o, "blockcount", r.blockcount);
 		break;
 	}
 	case XFMT_BT_INO:
@@ -61,51 +61,51 @@ static void record_values(struct xa_show_out *o, enum xfmt_btnum bt, const uint8
 		struct xfmt_inobt_rec r;
 
 		xfmt_inobt_rec_decode(rec, sparse, &r);
-		xa_so_item_u64(o, "startino", r.startino);
-		xa_so_item_hex(o, "holemask", r.holemask);
-		xa_so_item_u64(o, "count", r.count);
-		xa_so_item_u64(o, "freecount", r.freecount);
-		xa_so_item_hex(o, "free", r.free);
+		xc_so_item_u64(o, "startino", r.startino);
+		xc_so_item_hex(o, "holemask", r.holemask);
+		xc_so_item_u64(o, "count", r.count);
+		xc_so_item_u64(o, "freecount", r.freecount);
+		xc_so_item_hex(o, "free", r.free);
 		break;
 	}
 	case XFMT_BT_RMAP: {
 		struct xfmt_rmap_rec r;
 
 		xfmt_rmap_rec_decode(rec, &r);
-		xa_so_item_u64(o, "startblock", r.startblock);
-		xa_so_item_u64(o, "blockcount", r.blockcount);
-		xa_so_item_i64(o, "owner", (int64_t)r.owner);
-		xa_so_item_u64(o, "offset", r.offset);
-		xa_so_item_u64(o, "attrfork", r.attr_fork);
-		xa_so_item_u64(o, "bmbtblock", r.bmbt_block);
-		xa_so_item_u64(o, "extentflag", r.unwritten);
+		xc_so_item_u64(o, "startblock", r.startblock);
+		xc_so_item_u64(o, "blockcount", r.blockcount);
+		xc_so_item_i64(o, "owner", (int64_t)r.owner);
+		xc_so_item_u64(o, "offset", r.offset);
+		xc_so_item_u64(o, "attrfork", r.attr_fork);
+		xc_so_item_u64(o, "bmbtblock", r.bmbt_block);
+		xc_so_item_u64(o, "extentflag", r.unwritten);
 		break;
 	}
 	case XFMT_BT_REFC: {
 		struct xfmt_refc_rec r;
 
 		xfmt_refc_rec_decode(rec, &r);
-		xa_so_item_u64(o, "startblock", r.startblock);
-		xa_so_item_u64(o, "blockcount", r.blockcount);
-		xa_so_item_u64(o, "refcount", r.refcount);
-		xa_so_item_u64(o, "cowflag", r.cow);
+		xc_so_item_u64(o, "startblock", r.startblock);
+		xc_so_item_u64(o, "blockcount", r.blockcount);
+		xc_so_item_u64(o, "refcount", r.refcount);
+		xc_so_item_u64(o, "cowflag", r.cow);
 		break;
 	}
 	default: {
 		struct xfmt_bmbt_rec r;
 
 		xfmt_bmbt_rec_decode(rec, &r);
-		xa_so_item_u64(o, "startoff", r.startoff);
-		xa_so_item_u64(o, "startblock", r.startblock);
-		xa_so_item_u64(o, "blockcount", r.blockcount);
-		xa_so_item_u64(o, "extentflag", r.unwritten);
+		xc_so_item_u64(o, "startoff", r.startoff);
+		xc_so_item_u64(o, "startblock", r.startblock);
+		xc_so_item_u64(o, "blockcount", r.blockcount);
+		xc_so_item_u64(o, "extentflag", r.unwritten);
 		break;
 	}
 	}
 }
 
 /* The values of node key i (and the rmapbt's high key). */
-static void key_values(struct xa_show_out *o, enum xfmt_btnum bt, const uint8_t *key,
+static void key_values(struct xc_show_out *o, enum xfmt_btnum bt, const uint8_t *key,
 		       const uint8_t *hikey)
 {
 	switch (bt) {
@@ -114,47 +114,47 @@ static void key_values(struct xa_show_out *o, enum xfmt_btnum bt, const uint8_t 
 		struct xfmt_alloc_rec k;
 
 		xfmt_alloc_key_decode(key, &k);
-		xa_so_item_u64(o, "startblock", k.startblock);
-		xa_so_item_u64(o, "blockcount", k.blockcount);
+		xc_so_item_u64(o, "startblock", k.startblock);
+		xc_so_item_u64(o, "blockcount", k.blockcount);
 		break;
 	}
 	case XFMT_BT_INO:
 	case XFMT_BT_FINO:
-		xa_so_item_u64(o, "startino", xfmt_inobt_key_decode(key));
+		xc_so_item_u64(o, "startino", xfmt_inobt_key_decode(key));
 		break;
 	case XFMT_BT_RMAP: {
 		struct xfmt_rmap_key k, h;
 
 		xfmt_rmap_key_decode(key, &k);
-		xa_so_item_u64(o, "startblock", k.startblock);
-		xa_so_item_i64(o, "owner", (int64_t)k.owner);
-		xa_so_item_u64(o, "offset", k.offset);
-		xa_so_item_u64(o, "attrfork", k.attr_fork);
-		xa_so_item_u64(o, "bmbtblock", k.bmbt_block);
+		xc_so_item_u64(o, "startblock", k.startblock);
+		xc_so_item_i64(o, "owner", (int64_t)k.owner);
+		xc_so_item_u64(o, "offset", k.offset);
+		xc_so_item_u64(o, "attrfork", k.attr_fork);
+		xc_so_item_u64(o, "bmbtblock", k.bmbt_block);
 		if (!hikey)
 			break;
 		xfmt_rmap_key_decode(hikey, &h);
-		xa_so_item_u64(o, "startblock_hi", h.startblock);
-		xa_so_item_i64(o, "owner_hi", (int64_t)h.owner);
-		xa_so_item_u64(o, "offset_hi", h.offset);
-		xa_so_item_u64(o, "attrfork_hi", h.attr_fork);
-		xa_so_item_u64(o, "bmbtblock_hi", h.bmbt_block);
+		xc_so_item_u64(o, "startblock_hi", h.startblock);
+		xc_so_item_i64(o, "owner_hi", (int64_t)h.owner);
+		xc_so_item_u64(o, "offset_hi", h.offset);
+		xc_so_item_u64(o, "attrfork_hi", h.attr_fork);
+		xc_so_item_u64(o, "bmbtblock_hi", h.bmbt_block);
 		break;
 	}
 	case XFMT_BT_REFC: {
 		uint32_t k = xfmt_refc_key_decode(key);
 
-		xa_so_item_u64(o, "startblock", k & 0x7FFFFFFFu);
-		xa_so_item_u64(o, "cowflag", k >> 31);
+		xc_so_item_u64(o, "startblock", k & 0x7FFFFFFFu);
+		xc_so_item_u64(o, "cowflag", k >> 31);
 		break;
 	}
 	default:
-		xa_so_item_u64(o, "startoff", xfmt_bmbt_key_decode(key));
+		xc_so_item_u64(o, "startoff", xfmt_bmbt_key_decode(key));
 		break;
 	}
 }
 
-void xa_show_bt_block(struct xa_show_run *s, enum xfmt_btnum bt, const char *where,
+void xc_show_bt_block(struct xc_show_run *s, enum xfmt_btnum bt, const char *where,
 		      const uint8_t *buf, size_t len, uint64_t byte, uint32_t agno,
 		      uint64_t owner, int level, bool is_root, uint64_t *children,
 		      size_t *nchildren)
@@ -167,55 +167,55 @@ void xa_show_bt_block(struct xa_show_run *s, enum xfmt_btnum bt, const char *whe
 	unsigned n, maxr;
 
 	snprintf(type, sizeof(type), "%s block", xfmt_bt_name(bt));
-	xa_so_begin(&s->o, type, where, byte, len);
-	xfmt_bt_verify_hdr(buf, len, bt, g, &exp, xa_so_sink(&s->o));
-	xa_so_fields(&s->o, xfmt_bt_fields(bt), buf, len);
+	xc_so_begin(&s->o, type, where, byte, len);
+	xfmt_bt_verify_hdr(buf, len, bt, g, &exp, xc_so_sink(&s->o));
+	xc_so_fields(&s->o, xfmt_bt_fields(bt), buf, len);
 	if (xfmt_bt_hdr_decode(buf, len, bt, g->v5, &h) != 0)
 		goto out;
 	maxr = xfmt_bt_maxrecs(bt, g->blocksize, g->v5, h.level == 0);
 	n = h.numrecs < maxr ? h.numrecs : maxr;
 	if (h.numrecs > maxr)
-		xa_so_note(&s->o, "numrecs %u is more than a block holds; showing %u", h.numrecs, n);
+		xc_so_note(&s->o, "numrecs %u is more than a block holds; showing %u", h.numrecs, n);
 	for (unsigned i = 0; i < n && h.level == 0; i++) {
 		const uint8_t *rec = xfmt_bt_rec(buf, len, bt, g->v5, i);
 
 		if (!rec)
 			break;
-		xa_so_item_begin(&s->o, "recs", i + 1, (uint64_t)(rec - buf), xfmt_bt_rec_len(bt),
+		xc_so_item_begin(&s->o, "recs", i + 1, (uint64_t)(rec - buf), xfmt_bt_rec_len(bt),
 				 true);
 		record_values(&s->o, bt, rec, xfmt_geom_has_sparse_inodes(g));
-		xfmt_bt_rec_verify(bt, rec, i, g, agno, xa_so_item_sink(&s->o));
-		xa_so_item_end(&s->o);
+		xfmt_bt_rec_verify(bt, rec, i, g, agno, xc_so_item_sink(&s->o));
+		xc_so_item_end(&s->o);
 	}
 	for (unsigned i = 0; i < n && h.level > 0; i++) {
 		const uint8_t *key = xfmt_bt_key(buf, len, bt, g->v5, i);
 
 		if (!key)
 			break;
-		xa_so_item_begin(&s->o, "keys", i + 1, (uint64_t)(key - buf),
+		xc_so_item_begin(&s->o, "keys", i + 1, (uint64_t)(key - buf),
 				 xfmt_bt_keyslot_len(bt), true);
 		key_values(&s->o, bt, key, xfmt_bt_highkey(buf, len, bt, g->v5, i));
-		xa_so_item_end(&s->o);
+		xc_so_item_end(&s->o);
 	}
 	for (unsigned i = 0; i < n && h.level > 0; i++) {
 		uint64_t ptr;
 
 		if (xfmt_bt_ptr(buf, len, bt, g->v5, g->blocksize, i, &ptr) != 0)
 			break;
-		xa_so_item_begin(&s->o, "ptrs", i + 1, 0, 0, true);
-		xa_so_item_u64(&s->o, NULL, ptr);
-		xa_so_item_end(&s->o);
+		xc_so_item_begin(&s->o, "ptrs", i + 1, 0, 0, true);
+		xc_so_item_u64(&s->o, NULL, ptr);
+		xc_so_item_end(&s->o);
 		if (nch < cap)
 			children[nch++] = ptr;
 	}
 out:
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 	if (nchildren)
 		*nchildren = nch;
 }
 
 /* The root and height of tree bt in AG agno, from its AGF or AGI. */
-static int tree_root(struct xa_show_run *s, uint32_t agno, enum xfmt_btnum bt, uint32_t *root,
+static int tree_root(struct xc_show_run *s, uint32_t agno, enum xfmt_btnum bt, uint32_t *root,
 		     uint32_t *levels)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
@@ -223,7 +223,7 @@ static int tree_root(struct xa_show_run *s, uint32_t agno, enum xfmt_btnum bt, u
 	struct xbuf *b = NULL;
 	int rc;
 
-	rc = xa_show_read(s, xfmt_geom_ag_byte(g, agno) + (in_agi ? 2u : 1u) * g->sectsize,
+	rc = xc_show_read(s, xfmt_geom_ag_byte(g, agno) + (in_agi ? 2u : 1u) * g->sectsize,
 			  g->sectsize, &b);
 	if (rc)
 		return rc;
@@ -262,7 +262,7 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-int xa_show_btree(struct xa_show_run *s, uint32_t agno, enum xfmt_btnum bt)
+int xc_show_btree(struct xc_show_run *s, uint32_t agno, enum xfmt_btnum bt)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	uint32_t root = 0, levels = 0, aglen = xfmt_geom_ag_length(g, agno);
@@ -296,10 +296,10 @@ int xa_show_btree(struct xa_show_run *s, uint32_t agno, enum xfmt_btnum bt)
 	if (!cur)
 		return XERR_NOMEM;
 	cur[0] = root;
-	xa_so_begin(&s->o, "tree", xfmt_bt_name(bt), xfmt_geom_ag_byte(g, agno), 0);
-	xa_so_note(&s->o, "%s of AG %" PRIu32 ": root block %" PRIu32 ", %" PRIu32 " level%s",
+	xc_so_begin(&s->o, "tree", xfmt_bt_name(bt), xfmt_geom_ag_byte(g, agno), 0);
+	xc_so_note(&s->o, "%s of AG %" PRIu32 ": root block %" PRIu32 ", %" PRIu32 " level%s",
 		   xfmt_bt_name(bt), agno, root, levels, levels == 1 ? "" : "s");
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 	/* Levels count down from levels - 1 (the root) to 0 (the leaves). */
 	for (int lvl = (int)levels - 1; lvl >= 0 && ncur > 0; lvl--) {
 		nnext = 0;
@@ -309,8 +309,8 @@ int xa_show_btree(struct xa_show_run *s, uint32_t agno, enum xfmt_btnum bt)
 			/* Children of this level: at most numrecs per block, bounded. */
 			size_t want = ncur * (size_t)maxptrs;
 
-			if (want > XA_SHOW_MAX_BLOCKS)
-				want = XA_SHOW_MAX_BLOCKS;
+			if (want > XC_SHOW_MAX_BLOCKS)
+				want = XC_SHOW_MAX_BLOCKS;
 			next = malloc(want * sizeof(*next) + sizeof(*next));
 			if (!next) {
 				rc = XERR_NOMEM;
@@ -327,27 +327,27 @@ int xa_show_btree(struct xa_show_run *s, uint32_t agno, enum xfmt_btnum bt)
 				size_t room = nnext - filled;
 				char where[96];
 
-				if (shown++ >= XA_SHOW_MAX_BLOCKS) {
-					xa_so_begin(&s->o, "tree", "limit", 0, 0);
-					xa_so_note(&s->o, "stopped after %u blocks", XA_SHOW_MAX_BLOCKS);
-					xa_so_end(&s->o);
+				if (shown++ >= XC_SHOW_MAX_BLOCKS) {
+					xc_so_begin(&s->o, "tree", "limit", 0, 0);
+					xc_so_note(&s->o, "stopped after %u blocks", XC_SHOW_MAX_BLOCKS);
+					xc_so_end(&s->o);
 					ncur = 0;
 					break;
 				}
 				if (agbno >= aglen) {
-					xa_so_begin(&s->o, "tree", "bad pointer", 0, 0);
-					xa_so_note(&s->o, "level %d: block %" PRIu64 " is outside AG %"
+					xc_so_begin(&s->o, "tree", "bad pointer", 0, 0);
+					xc_so_note(&s->o, "level %d: block %" PRIu64 " is outside AG %"
 						   PRIu32 "; not read", lvl, agbno, agno);
-					xa_so_end(&s->o);
+					xc_so_end(&s->o);
 					continue;
 				}
-				rc = xa_show_read(s, xfmt_geom_agbno_byte(g, agno, (uint32_t)agbno),
+				rc = xc_show_read(s, xfmt_geom_agbno_byte(g, agno, (uint32_t)agbno),
 						  g->blocksize, &b);
 				if (rc)
 					break;
 				snprintf(where, sizeof(where), "AG %" PRIu32 " block %" PRIu64
 					 ", level %d of %s", agno, agbno, lvl, xfmt_bt_name(bt));
-				xa_show_bt_block(s, bt, where, b->data, b->len,
+				xc_show_bt_block(s, bt, where, b->data, b->len,
 						 xfmt_geom_agbno_byte(g, agno, (uint32_t)agbno), agno,
 						 agno, lvl, agbno == root, next ? next + filled : NULL,
 						 &room);

@@ -37,7 +37,7 @@ static enum xfmt_blk_kind dir_kind(const uint8_t *buf, size_t len)
 }
 
 /* Fields of a tail table, whose offsets count from the tail, shown at base. */
-static void tail_fields(struct xa_show_out *o, const struct xfmt_field *t, const uint8_t *buf,
+static void tail_fields(struct xc_show_out *o, const struct xfmt_field *t, const uint8_t *buf,
 			size_t len, size_t base)
 {
 	struct xfmt_field f;
@@ -47,14 +47,14 @@ static void tail_fields(struct xa_show_out *o, const struct xfmt_field *t, const
 		if (base + f.off > UINT16_MAX)
 			return;
 		f.off = (uint16_t)(base + f.off);
-		xa_so_field(o, &f, buf, len);
+		xc_so_field(o, &f, buf, len);
 	}
 }
 
 /* ------------------------------------------------------------ block forms */
 
 /* Entries and unused regions of a data or single-block block. */
-static void data_records(struct xa_show_run *s, const uint8_t *buf, size_t len, bool block_form)
+static void data_records(struct xc_show_run *s, const uint8_t *buf, size_t len, bool block_form)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	const char *arr = block_form ? "bu" : "du";
@@ -65,47 +65,47 @@ static void data_records(struct xa_show_run *s, const uint8_t *buf, size_t len, 
 	int rc;
 
 	while ((rc = xfmt_dir2_data_rec_next(buf, len, g, block_form, &pos, &r)) == 1) {
-		xa_so_item_begin(&s->o, arr, i++, r.offset, r.length, false);
+		xc_so_item_begin(&s->o, arr, i++, r.offset, r.length, false);
 		if (r.kind == XFMT_DIR2_REC_ENTRY) {
-			xa_so_item_u64(&s->o, "inumber", r.ent.ino);
-			xa_so_item_u64(&s->o, "namelen", r.ent.namelen);
-			xa_so_item_name(&s->o, "name", r.ent.name, r.ent.namelen);
+			xc_so_item_u64(&s->o, "inumber", r.ent.ino);
+			xc_so_item_u64(&s->o, "namelen", r.ent.namelen);
+			xc_so_item_name(&s->o, "name", r.ent.name, r.ent.namelen);
 			if (ft)
-				xa_so_item_u64(&s->o, "filetype", r.ent.ftype);
+				xc_so_item_u64(&s->o, "filetype", r.ent.ftype);
 		} else {
-			xa_so_item_hex(&s->o, "freetag", XFS_DIR2_DATA_FREE_TAG);
-			xa_so_item_hex(&s->o, "length", r.length);
+			xc_so_item_hex(&s->o, "freetag", XFS_DIR2_DATA_FREE_TAG);
+			xc_so_item_hex(&s->o, "length", r.length);
 		}
-		xa_so_item_hex(&s->o, "tag", r.tag);
-		xa_so_item_end(&s->o);
+		xc_so_item_hex(&s->o, "tag", r.tag);
+		xc_so_item_end(&s->o);
 	}
 	if (rc < 0)
-		xa_so_note(&s->o, "the record at byte %zu is malformed: the rest of the block "
+		xc_so_note(&s->o, "the record at byte %zu is malformed: the rest of the block "
 			   "cannot be walked", pos);
 }
 
-static void block_leaf(struct xa_show_run *s, const uint8_t *buf, size_t len)
+static void block_leaf(struct xc_show_run *s, const uint8_t *buf, size_t len)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	struct xfmt_dir2_block_tail tail;
 	uint32_t h, a;
 
 	if (xfmt_dir2_block_tail_decode(buf, len, g, &tail) != 0) {
-		xa_so_note(&s->o, "the block tail's count does not fit the block; no leaf shown");
+		xc_so_note(&s->o, "the block tail's count does not fit the block; no leaf shown");
 	} else {
 		for (unsigned i = 0; i < tail.count; i++) {
 			if (xfmt_dir2_block_leaf(buf, len, g, &tail, i, &h, &a) != 0)
 				break;
-			xa_so_item_begin(&s->o, "bleaf", i, tail.leaf_off + 8u * i, 8, true);
-			xa_so_item_hex(&s->o, "hashval", h);
-			xa_so_item_hex(&s->o, "address", a);
-			xa_so_item_end(&s->o);
+			xc_so_item_begin(&s->o, "bleaf", i, tail.leaf_off + 8u * i, 8, true);
+			xc_so_item_hex(&s->o, "hashval", h);
+			xc_so_item_hex(&s->o, "address", a);
+			xc_so_item_end(&s->o);
 		}
 	}
 	tail_fields(&s->o, xfmt_dir2_block_tail_fields, buf, len, g->dirblksize - 8u);
 }
 
-static void leaf_block(struct xa_show_run *s, const uint8_t *buf, size_t len, bool leaf1)
+static void leaf_block(struct xc_show_run *s, const uint8_t *buf, size_t len, bool leaf1)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	struct xfmt_dir2_leaf_hdr hdr;
@@ -114,73 +114,73 @@ static void leaf_block(struct xa_show_run *s, const uint8_t *buf, size_t len, bo
 	uint32_t h, a;
 	uint16_t best;
 
-	xa_so_fields(&s->o, xfmt_dir2_leaf_fields(g->v5), buf, len);
+	xc_so_fields(&s->o, xfmt_dir2_leaf_fields(g->v5), buf, len);
 	if (xfmt_dir2_leaf_hdr_decode(buf, len, g->v5, &hdr) != 0)
 		return;
 	if (leaf1 && xfmt_dir2_leaf1_tail_decode(buf, len, g, &tail) == 0) {
 		for (unsigned i = 0; i < tail.bestcount; i++) {
 			if (xfmt_dir2_leaf1_best(buf, &tail, i, &best) != 0)
 				break;
-			xa_so_item_begin(&s->o, "lbests", i, tail.bests_off + 2u * i, 2, true);
-			xa_so_item_hex(&s->o, NULL, best);
-			xa_so_item_end(&s->o);
+			xc_so_item_begin(&s->o, "lbests", i, tail.bests_off + 2u * i, 2, true);
+			xc_so_item_hex(&s->o, NULL, best);
+			xc_so_item_end(&s->o);
 		}
 	}
 	n = hdr.count < max ? hdr.count : max;
 	for (unsigned i = 0; i < n; i++) {
 		if (xfmt_dir2_leaf_entry(buf, len, g->v5, i, &h, &a) != 0)
 			break;
-		xa_so_item_begin(&s->o, "lents", i, hdr.hdr_len + 8u * i, 8, true);
-		xa_so_item_hex(&s->o, "hashval", h);
-		xa_so_item_hex(&s->o, "address", a);
-		xa_so_item_end(&s->o);
+		xc_so_item_begin(&s->o, "lents", i, hdr.hdr_len + 8u * i, 8, true);
+		xc_so_item_hex(&s->o, "hashval", h);
+		xc_so_item_hex(&s->o, "address", a);
+		xc_so_item_end(&s->o);
 	}
 	if (leaf1)
 		tail_fields(&s->o, xfmt_dir2_leaf_tail_fields, buf, len, g->dirblksize - 4u);
 }
 
-static void node_block(struct xa_show_run *s, const uint8_t *buf, size_t len)
+static void node_block(struct xc_show_run *s, const uint8_t *buf, size_t len)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	struct xfmt_da_node_hdr hdr;
 	unsigned n, max = xfmt_da_node_max_ents(g->dirblksize, g->v5);
 	uint32_t h, before;
 
-	xa_so_fields(&s->o, xfmt_da_node_fields_for(g->v5), buf, len);
+	xc_so_fields(&s->o, xfmt_da_node_fields_for(g->v5), buf, len);
 	if (xfmt_da_node_hdr_decode(buf, len, g->v5, &hdr) != 0)
 		return;
 	n = hdr.count < max ? hdr.count : max;
 	for (unsigned i = 0; i < n; i++) {
 		if (xfmt_da_node_entry(buf, len, g->v5, i, &h, &before) != 0)
 			break;
-		xa_so_item_begin(&s->o, "nbtree", i, hdr.hdr_len + 8u * i, 8, true);
-		xa_so_item_hex(&s->o, "hashval", h);
-		xa_so_item_u64(&s->o, "before", before);
-		xa_so_item_end(&s->o);
+		xc_so_item_begin(&s->o, "nbtree", i, hdr.hdr_len + 8u * i, 8, true);
+		xc_so_item_hex(&s->o, "hashval", h);
+		xc_so_item_u64(&s->o, "before", before);
+		xc_so_item_end(&s->o);
 	}
 }
 
-static void free_block(struct xa_show_run *s, const uint8_t *buf, size_t len)
+static void free_block(struct xc_show_run *s, const uint8_t *buf, size_t len)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	struct xfmt_dir2_free_hdr hdr;
 	unsigned n, max = xfmt_dir2_free_max_bests(g);
 	uint16_t best;
 
-	xa_so_fields(&s->o, xfmt_dir2_free_fields(g->v5), buf, len);
+	xc_so_fields(&s->o, xfmt_dir2_free_fields(g->v5), buf, len);
 	if (xfmt_dir2_free_hdr_decode(buf, len, g->v5, &hdr) != 0)
 		return;
 	n = hdr.nvalid < max ? hdr.nvalid : max;
 	for (unsigned i = 0; i < n; i++) {
 		if (xfmt_dir2_free_best(buf, len, g->v5, i, &best) != 0)
 			break;
-		xa_so_item_begin(&s->o, "fbests", i, hdr.hdr_len + 2u * i, 2, true);
-		xa_so_item_hex(&s->o, NULL, best);
-		xa_so_item_end(&s->o);
+		xc_so_item_begin(&s->o, "fbests", i, hdr.hdr_len + 2u * i, 2, true);
+		xc_so_item_hex(&s->o, NULL, best);
+		xc_so_item_end(&s->o);
 	}
 }
 
-int xa_show_dirblock(struct xa_show_run *s, const char *where, const uint8_t *buf,
+int xc_show_dirblock(struct xc_show_run *s, const char *where, const uint8_t *buf,
 		     size_t len, uint64_t byte, uint64_t owner, uint32_t dablk)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
@@ -198,29 +198,29 @@ int xa_show_dirblock(struct xa_show_run *s, const char *where, const uint8_t *bu
 		dablk = k == XFMT_BLK_DIR_FREE ? xfmt_dir2_free_firstda(g) :
 			xfmt_blk_is_dir_data(k) ? 0 : xfmt_dir2_leaf_firstda(g);
 	/* A DA node here is a directory's: the registry's name serves both forks. */
-	xa_so_begin(&s->o, k == XFMT_BLK_DA_NODE ? "dir node" : xfmt_blk_row(k)->name, where, byte,
+	xc_so_begin(&s->o, k == XFMT_BLK_DA_NODE ? "dir node" : xfmt_blk_row(k)->name, where, byte,
 		    g->dirblksize);
 	if (len < g->dirblksize) {
-		xa_so_note(&s->o, "only %zu of the directory block's %" PRIu32 " bytes could be read",
+		xc_so_note(&s->o, "only %zu of the directory block's %" PRIu32 " bytes could be read",
 			   len, g->dirblksize);
-		xa_so_end(&s->o);
+		xc_so_end(&s->o);
 		return 0;
 	}
 	if (!known)
-		xa_so_note(&s->o, "shown without its directory: the checks that need the block's "
+		xc_so_note(&s->o, "shown without its directory: the checks that need the block's "
 			   "place in the fork assume the first block of its segment");
 	xfmt_dir2_da_expect_init(&exp, g, owner, dablk, byte >> XFS_BB_SHIFT);
-	sink = xa_so_sink(&s->o);
+	sink = xc_so_sink(&s->o);
 	switch (k) {
 	case XFMT_BLK_DIR_BLOCK:
 		xfmt_dir2_block_verify(buf, len, g, &exp, sink);
-		xa_so_fields(&s->o, xfmt_dir2_data_fields(g->v5, true), buf, len);
+		xc_so_fields(&s->o, xfmt_dir2_data_fields(g->v5, true), buf, len);
 		data_records(s, buf, len, true);
 		block_leaf(s, buf, len);
 		break;
 	case XFMT_BLK_DIR_DATA:
 		xfmt_dir2_data_verify(buf, len, g, &exp, sink);
-		xa_so_fields(&s->o, xfmt_dir2_data_fields(g->v5, false), buf, len);
+		xc_so_fields(&s->o, xfmt_dir2_data_fields(g->v5, false), buf, len);
 		data_records(s, buf, len, false);
 		break;
 	case XFMT_BLK_DIR_LEAF1:
@@ -237,14 +237,14 @@ int xa_show_dirblock(struct xa_show_run *s, const char *where, const uint8_t *bu
 		free_block(s, buf, len);
 		break;
 	}
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 	return 0;
 }
 
 /* ------------------------------------------------------ whole directories */
 
 /* The name of a directory's form, from its fork (as the kernel decides it). */
-static const char *dir_form(struct xa_show_run *s, const struct xa_inode *ip,
+static const char *dir_form(struct xc_show_run *s, const struct xa_inode *ip,
 			    const struct xa_extents *ex, uint8_t *blk)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
@@ -267,7 +267,7 @@ static const char *dir_form(struct xa_show_run *s, const struct xa_inode *ip,
 	}
 }
 
-static void show_shortform(struct xa_show_run *s, const struct xa_inode *ip)
+static void show_shortform(struct xc_show_run *s, const struct xa_inode *ip)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	bool ft = xfmt_geom_has_ftype(g), v3 = ip->d.version >= 3;
@@ -280,42 +280,42 @@ static void show_shortform(struct xa_show_run *s, const struct xa_inode *ip)
 	int rc;
 
 	if (!fork) {
-		xa_so_note(&s->o, "the inode has no data fork");
+		xc_so_note(&s->o, "the inode has no data fork");
 		return;
 	}
 	size = ip->d.size < forksize ? (size_t)ip->d.size : forksize;
 	snprintf(where, sizeof(where), "inode %" PRIu64 ", data fork", ip->ino);
-	xa_so_begin(&s->o, "shortform directory", where,
+	xc_so_begin(&s->o, "shortform directory", where,
 		    xfmt_geom_ino_byte(g, ip->ino) + (uint64_t)(fork - ip->raw), forksize);
-	xfmt_dir2_sf_verify(fork, forksize, ip->d.size, g, xa_so_sink(&s->o));
+	xfmt_dir2_sf_verify(fork, forksize, ip->d.size, g, xc_so_sink(&s->o));
 	if (xfmt_dir2_sf_hdr_decode(fork, size, &hdr) != 0) {
-		xa_so_note(&s->o, "di_size %" PRIu64 " cannot hold the header", ip->d.size);
+		xc_so_note(&s->o, "di_size %" PRIu64 " cannot hold the header", ip->d.size);
 		return;
 	}
-	xa_so_fields(&s->o, xfmt_dir2_sf_hdr_fields(v3, ft, hdr.i8count != 0), fork, forksize);
+	xc_so_fields(&s->o, xfmt_dir2_sf_hdr_fields(v3, ft, hdr.i8count != 0), fork, forksize);
 	snprintf(arr, sizeof(arr), "%s.%s.list", v3 ? "u3" : "u", ft ? "sfdir3" : "sfdir2");
 	while ((rc = xfmt_dir2_sf_next(fork, size, g, &pos, &de)) == 1) {
 		size_t len = xfmt_dir2_sf_entsize(g, hdr.i8count != 0, de.namelen);
 
-		xa_so_item_begin(&s->o, arr, i++, pos - len, len, false);
-		xa_so_item_u64(&s->o, "namelen", de.namelen);
-		xa_so_item_hex(&s->o, "offset", de.offset);
-		xa_so_item_name(&s->o, "name", de.name, de.namelen);
-		xa_so_item_u64(&s->o, hdr.i8count ? "inumber.i8" : "inumber.i4", de.ino);
+		xc_so_item_begin(&s->o, arr, i++, pos - len, len, false);
+		xc_so_item_u64(&s->o, "namelen", de.namelen);
+		xc_so_item_hex(&s->o, "offset", de.offset);
+		xc_so_item_name(&s->o, "name", de.name, de.namelen);
+		xc_so_item_u64(&s->o, hdr.i8count ? "inumber.i8" : "inumber.i4", de.ino);
 		if (ft)
-			xa_so_item_u64(&s->o, "filetype", de.ftype);
-		xa_so_item_end(&s->o);
+			xc_so_item_u64(&s->o, "filetype", de.ftype);
+		xc_so_item_end(&s->o);
 	}
 	if (rc < 0)
-		xa_so_note(&s->o, "the entry at byte %zu of the fork is malformed", pos);
+		xc_so_note(&s->o, "the entry at byte %zu of the fork is malformed", pos);
 }
 
-int xa_show_resolve(struct xa_show_run *s, const char *arg, uint64_t *ino)
+int xc_show_resolve(struct xc_show_run *s, const char *arg, uint64_t *ino)
 {
 	char msg[256];
 	int rc;
 
-	if (xa_parse_u64(arg, ino) == 0)
+	if (xc_parse_u64(arg, ino) == 0)
 		return 0;
 	rc = xa_path_resolve(s->ctx, arg, ino, msg, sizeof(msg));
 	if (rc)
@@ -324,7 +324,7 @@ int xa_show_resolve(struct xa_show_run *s, const char *arg, uint64_t *ino)
 	return rc == XERR_NOMEM || rc == XERR_IO ? rc : rc ? XERR_USAGE : 0;
 }
 
-static int read_dir_inode(struct xa_show_run *s, uint64_t ino, struct xa_inode *ip)
+static int read_dir_inode(struct xc_show_run *s, uint64_t ino, struct xa_inode *ip)
 {
 	int rc = xa_inode_read(s->ctx, ino, ip);
 
@@ -342,7 +342,7 @@ static int read_dir_inode(struct xa_show_run *s, uint64_t ino, struct xa_inode *
 	return 0;
 }
 
-int xa_show_dir(struct xa_show_run *s, const char *arg)
+int xc_show_dir(struct xc_show_run *s, const char *arg)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
 	uint32_t per = g->dirblksize >> g->blocklog;
@@ -353,7 +353,7 @@ int xa_show_dir(struct xa_show_run *s, const char *arg)
 	char where[96];
 	int rc;
 
-	rc = xa_show_resolve(s, arg, &ino);
+	rc = xc_show_resolve(s, arg, &ino);
 	if (rc)
 		return rc;
 	rc = read_dir_inode(s, ino, &ip);
@@ -361,10 +361,10 @@ int xa_show_dir(struct xa_show_run *s, const char *arg)
 		return rc;
 	snprintf(where, sizeof(where), "inode %" PRIu64, ino);
 	if (ip.d.format == 1) {
-		xa_so_begin(&s->o, "directory", where, xfmt_geom_ino_byte(g, ino), g->inodesize);
-		xa_so_note(&s->o, "form: shortform (the entries live in the inode), di_size %" PRIu64,
+		xc_so_begin(&s->o, "directory", where, xfmt_geom_ino_byte(g, ino), g->inodesize);
+		xc_so_note(&s->o, "form: shortform (the entries live in the inode), di_size %" PRIu64,
 			   ip.d.size);
-		xa_so_end(&s->o);
+		xc_so_end(&s->o);
 		show_shortform(s, &ip);
 		goto out;
 	}
@@ -376,19 +376,19 @@ int xa_show_dir(struct xa_show_run *s, const char *arg)
 	rc = xa_extents_load(s->ctx, &ip, XA_DATA_FORK, &ex);
 	if (rc)
 		goto out;
-	xa_so_begin(&s->o, "directory", where, xfmt_geom_ino_byte(g, ino), g->inodesize);
-	xa_so_note(&s->o, "form: %s; di_size %" PRIu64 ", %zu mapping%s%s; directory blocks of %"
+	xc_so_begin(&s->o, "directory", where, xfmt_geom_ino_byte(g, ino), g->inodesize);
+	xc_so_note(&s->o, "form: %s; di_size %" PRIu64 ", %zu mapping%s%s; directory blocks of %"
 		   PRIu32 " bytes", dir_form(s, &ip, &ex, blk), ip.d.size, ex.n,
 		   ex.n == 1 ? "" : "s", ex.complete ? "" : " (the map is incomplete)",
 		   g->dirblksize);
 	for (size_t i = 0; i < ex.n; i++) {
-		xa_so_item_begin(&s->o, "extent", (unsigned)i, 0, 0, true);
-		xa_so_item_u64(&s->o, "startoff", ex.v[i].startoff);
-		xa_so_item_u64(&s->o, "startblock", ex.v[i].startblock);
-		xa_so_item_u64(&s->o, "blockcount", ex.v[i].blockcount);
-		xa_so_item_end(&s->o);
+		xc_so_item_begin(&s->o, "extent", (unsigned)i, 0, 0, true);
+		xc_so_item_u64(&s->o, "startoff", ex.v[i].startoff);
+		xc_so_item_u64(&s->o, "startblock", ex.v[i].startblock);
+		xc_so_item_u64(&s->o, "blockcount", ex.v[i].blockcount);
+		xc_so_item_end(&s->o);
 	}
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 	for (size_t i = 0; i < ex.n && !rc; i++) {
 		const struct xfmt_bmbt_rec *r = &ex.v[i];
 		uint64_t end = r->startoff + r->blockcount;
@@ -399,10 +399,10 @@ int xa_show_dir(struct xa_show_run *s, const char *arg)
 			uint64_t byte = 0;
 			int rrc;
 
-			if (shown++ >= XA_SHOW_MAX_BLOCKS) {
-				xa_so_begin(&s->o, "directory", where, 0, 0);
-				xa_so_note(&s->o, "stopped after %u blocks", XA_SHOW_MAX_BLOCKS);
-				xa_so_end(&s->o);
+			if (shown++ >= XC_SHOW_MAX_BLOCKS) {
+				xc_so_begin(&s->o, "directory", where, 0, 0);
+				xc_so_note(&s->o, "stopped after %u blocks", XC_SHOW_MAX_BLOCKS);
+				xc_so_end(&s->o);
 				goto out;
 			}
 			snprintf(where, sizeof(where), "inode %" PRIu64 ", fork block %" PRIu64 " (%s segment)",
@@ -414,17 +414,17 @@ int xa_show_dir(struct xa_show_run *s, const char *arg)
 				break;
 			}
 			if (rrc) {
-				xa_so_begin(&s->o, "dir block", where, 0, 0);
-				xa_so_note(&s->o, "cannot be read: %s", xerr_str(rrc));
-				xa_so_end(&s->o);
+				xc_so_begin(&s->o, "dir block", where, 0, 0);
+				xc_so_note(&s->o, "cannot be read: %s", xerr_str(rrc));
+				xc_so_end(&s->o);
 				continue;
 			}
-			if (xa_show_dirblock(s, where, blk, g->dirblksize, byte, ino,
+			if (xc_show_dirblock(s, where, blk, g->dirblksize, byte, ino,
 					     (uint32_t)da) != 0) {
-				xa_so_begin(&s->o, "dir block", where, byte, g->dirblksize);
-				xa_so_note(&s->o, "magic 0x%08" PRIx32 " is no directory block's",
+				xc_so_begin(&s->o, "dir block", where, byte, g->dirblksize);
+				xc_so_note(&s->o, "magic 0x%08" PRIx32 " is no directory block's",
 					   xfmt_get_be32(blk));
-				xa_so_end(&s->o);
+				xc_so_end(&s->o);
 			}
 		}
 	}

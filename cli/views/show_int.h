@@ -4,8 +4,8 @@
  * show_btree.c: btree blocks and whole trees; show_dir.c: directory blocks,
  * directories and path lookups; show_log.c: the log's record headers).
  */
-#ifndef XA_SHOW_INT_H
-#define XA_SHOW_INT_H
+#ifndef XC_SHOW_INT_H
+#define XC_SHOW_INT_H
 
 #include <inttypes.h>
 #include <stdbool.h>
@@ -22,12 +22,12 @@
 struct xbuf;
 
 /* Blocks one `show btree` or `show dir` prints at most (a bound on hostile images). */
-#define XA_SHOW_MAX_BLOCKS 100000u
+#define XC_SHOW_MAX_BLOCKS 100000u
 
-struct xa_show_run {
+struct xc_show_run {
 	struct xa_ctx     *ctx;
 	FILE              *err;
-	struct xa_show_out o;
+	struct xc_show_out o;
 };
 
 /*
@@ -35,7 +35,7 @@ struct xa_show_run {
  * buffer to release with xa_put, or a negative xerr (with a message on err).
  * Inline: every view file reads, none should need show.c for it.
  */
-static inline int xa_show_read(struct xa_show_run *s, uint64_t off, size_t len,
+static inline int xc_show_read(struct xc_show_run *s, uint64_t off, size_t len,
 			       struct xbuf **b)
 {
 	int rc = xa_read(s->ctx, off, len, b, NULL);
@@ -55,16 +55,16 @@ static inline int xa_show_read(struct xa_show_run *s, uint64_t off, size_t len,
  * children (up to *nchildren entries, *nchildren set to how many) when
  * children is not NULL.
  */
-void xa_show_bt_block(struct xa_show_run *s, enum xfmt_btnum bt, const char *where,
+void xc_show_bt_block(struct xc_show_run *s, enum xfmt_btnum bt, const char *where,
 		      const uint8_t *buf, size_t len, uint64_t byte, uint32_t agno,
 		      uint64_t owner, int level, bool is_root, uint64_t *children,
 		      size_t *nchildren);
 
 /* `show btree AG TREE`: the whole tree, level by level.  0 or a negative xerr. */
-int xa_show_btree(struct xa_show_run *s, uint32_t agno, enum xfmt_btnum bt);
+int xc_show_btree(struct xc_show_run *s, uint32_t agno, enum xfmt_btnum bt);
 
 /* Parse a tree name (bnobt, cntbt, inobt, finobt, rmapbt, refcountbt, bmbt). */
-bool xa_show_bt_parse(const char *name, enum xfmt_btnum *bt);
+bool xc_show_bt_parse(const char *name, enum xfmt_btnum *bt);
 
 /*
  * Show one directory block (dirblksize bytes at image byte `byte`) of
@@ -73,7 +73,7 @@ bool xa_show_bt_parse(const char *name, enum xfmt_btnum *bt);
  * The form comes from the magic.  Returns 0, or XERR_USAGE (with a message
  * on err) when the magic is no directory block's.
  */
-int xa_show_dirblock(struct xa_show_run *s, const char *where, const uint8_t *buf,
+int xc_show_dirblock(struct xc_show_run *s, const char *where, const uint8_t *buf,
 		     size_t len, uint64_t byte, uint64_t owner, uint32_t dablk);
 
 /*
@@ -85,32 +85,32 @@ int xa_show_dirblock(struct xa_show_run *s, const char *where, const uint8_t *bu
  * no magic is shown as raw value bytes.  Returns 0, or XERR_USAGE (with a
  * message on err) for a v5 block whose magic is no attr block's.
  */
-int xa_show_attrblock(struct xa_show_run *s, const char *where, const uint8_t *buf,
+int xc_show_attrblock(struct xc_show_run *s, const char *where, const uint8_t *buf,
 		      size_t len, uint64_t byte, uint64_t owner, uint32_t dablk,
 		      uint32_t fork_end);
 
 /* A DA node block whose fork is not known (dir3 and attr3 share the form).  Returns 0. */
-int xa_show_danode(struct xa_show_run *s, const char *where, const uint8_t *buf, size_t len,
+int xc_show_danode(struct xc_show_run *s, const char *where, const uint8_t *buf, size_t len,
 		   uint64_t byte);
 
 /* A remote symlink block (v5: the XSLM header and the target bytes; v4: raw bytes). */
-void xa_show_symlink_block(struct xa_show_run *s, const char *where, const uint8_t *buf,
+void xc_show_symlink_block(struct xc_show_run *s, const char *where, const uint8_t *buf,
 			   size_t len, uint64_t byte);
 
 /* `show attr PATH|INODE`: every block of the attr fork, or its shortform list. */
-int xa_show_attr(struct xa_show_run *s, const char *arg);
+int xc_show_attr(struct xc_show_run *s, const char *arg);
 
 /*
  * Inode number from "123" or an absolute path.  Returns 0, XERR_USAGE
  * (with a message on err) or XERR_NOMEM.
  */
-int xa_show_resolve(struct xa_show_run *s, const char *arg, uint64_t *ino);
+int xc_show_resolve(struct xc_show_run *s, const char *arg, uint64_t *ino);
 
 /* `show dir PATH|INODE` and `show path PATH`.  0 or a negative xerr. */
-int xa_show_dir(struct xa_show_run *s, const char *arg);
-int xa_show_path(struct xa_show_run *s, const char *path);
+int xc_show_dir(struct xc_show_run *s, const char *arg);
+int xc_show_path(struct xc_show_run *s, const char *path);
 
 /* `show log`: the record headers from the start of the log.  0 or a negative xerr. */
-int xa_show_log(struct xa_show_run *s);
+int xc_show_log(struct xc_show_run *s);
 
-#endif /* XA_SHOW_INT_H */
+#endif /* XC_SHOW_INT_H */

@@ -15,7 +15,7 @@
 /* Bytes of one rendered problem message (templates are short). */
 #define SO_MSG_MAX 512u
 
-void xa_so_init(struct xa_show_out *o, FILE *out, bool json, bool annotate,
+void xc_so_init(struct xc_show_out *o, FILE *out, bool json, bool annotate,
 		const char *image, int argc, char **argv)
 {
 	memset(o, 0, sizeof(*o));
@@ -43,10 +43,10 @@ void xa_so_init(struct xa_show_out *o, FILE *out, bool json, bool annotate,
 	xa_json_array(&o->j, false);
 }
 
-int xa_so_finish(struct xa_show_out *o)
+int xc_so_finish(struct xc_show_out *o)
 {
 	if (o->in_struct)
-		xa_so_end(o);
+		xc_so_end(o);
 	if (!o->json)
 		return fflush(o->out) == EOF || ferror(o->out) ? XERR_IO : 0;
 	xa_json_end(&o->j);  /* structures */
@@ -55,7 +55,7 @@ int xa_so_finish(struct xa_show_out *o)
 	return xa_json_finish(&o->j);
 }
 
-void xa_so_release(struct xa_show_out *o)
+void xc_so_release(struct xc_show_out *o)
 {
 	xa_findings_release(&o->probs);
 	xa_findings_release(&o->iprobs);
@@ -69,11 +69,11 @@ static void probs_clear(struct xa_findings *f)
 	memset(f->by_severity, 0, sizeof(f->by_severity));
 }
 
-void xa_so_begin(struct xa_show_out *o, const char *type, const char *where,
+void xc_so_begin(struct xc_show_out *o, const char *type, const char *where,
 		 uint64_t byte, uint64_t size)
 {
 	if (o->in_struct)
-		xa_so_end(o);
+		xc_so_end(o);
 	o->in_struct = true;
 	o->verified = false;
 	probs_clear(&o->probs);
@@ -96,7 +96,7 @@ void xa_so_begin(struct xa_show_out *o, const char *type, const char *where,
 	xa_json_array(&o->j, false);
 }
 
-const struct xprob_sink *xa_so_sink(struct xa_show_out *o)
+const struct xprob_sink *xc_so_sink(struct xc_show_out *o)
 {
 	o->verified = true;
 	return &o->sink.sink;
@@ -104,7 +104,7 @@ const struct xprob_sink *xa_so_sink(struct xa_show_out *o)
 
 /* ------------------------------------------------------------ verdicts */
 
-static void problem_json(struct xa_show_out *o, const struct xa_finding *fd)
+static void problem_json(struct xc_show_out *o, const struct xa_finding *fd)
 {
 	char msg[SO_MSG_MAX];
 
@@ -122,7 +122,7 @@ static void problem_json(struct xa_show_out *o, const struct xa_finding *fd)
 	xa_json_end(&o->j);
 }
 
-static void problem_text(struct xa_show_out *o, const char *what, const struct xa_finding *fd)
+static void problem_text(struct xc_show_out *o, const char *what, const struct xa_finding *fd)
 {
 	char msg[SO_MSG_MAX];
 
@@ -153,11 +153,11 @@ static bool names_field(const struct xa_finding *fd, const char *name)
  * Mark and return how many not yet shown structure problems match; when
  * list is true, write them (text lines or JSON objects) too.
  */
-static unsigned match_field(struct xa_show_out *o, const char *name, bool list)
+static unsigned match_field(struct xc_show_out *o, const char *name, bool list)
 {
 	unsigned hits = 0;
 
-	for (size_t i = 0; i < o->probs.count && i < XA_SO_MAX_PROBLEMS; i++) {
+	for (size_t i = 0; i < o->probs.count && i < XC_SO_MAX_PROBLEMS; i++) {
 		const struct xa_finding *fd = &o->probs.items[i];
 
 		if (o->shown[i] || !names_field(fd, name))
@@ -174,7 +174,7 @@ static unsigned match_field(struct xa_show_out *o, const char *name, bool list)
 	return hits;
 }
 
-static const char *verdict_word(const struct xa_show_out *o, unsigned hits)
+static const char *verdict_word(const struct xc_show_out *o, unsigned hits)
 {
 	return hits ? "failed" : o->verified ? "ok" : "unverified";
 }
@@ -182,7 +182,7 @@ static const char *verdict_word(const struct xa_show_out *o, unsigned hits)
 /* --------------------------------------------------------------- fields */
 
 struct field_arg {
-	struct xa_show_out      *o;
+	struct xc_show_out      *o;
 	const struct xfmt_field *f;
 	const uint8_t           *buf;
 	size_t                   len;
@@ -201,7 +201,7 @@ static void raw_hex(const uint8_t *buf, size_t len, const struct xfmt_field *f, 
 }
 
 /* A JSON string of prefix and name joined. */
-static void put_prefixed(struct xa_show_out *o, const char *prefix, const char *name)
+static void put_prefixed(struct xc_show_out *o, const char *prefix, const char *name)
 {
 	char full[256];
 
@@ -212,7 +212,7 @@ static void put_prefixed(struct xa_show_out *o, const char *prefix, const char *
 static void field_pair(void *arg, const char *name, const char *value)
 {
 	struct field_arg *fa = arg;
-	struct xa_show_out *o = fa->o;
+	struct xc_show_out *o = fa->o;
 	const struct xfmt_field *f = fa->f;
 	char raw[2 * 256 + 8];
 	const char *pfx = o->field_prefix ? o->field_prefix : "";
@@ -250,37 +250,37 @@ static void field_pair(void *arg, const char *name, const char *value)
 	xa_json_end(&o->j);
 }
 
-void xa_so_field(struct xa_show_out *o, const struct xfmt_field *f, const uint8_t *buf,
+void xc_so_field(struct xc_show_out *o, const struct xfmt_field *f, const uint8_t *buf,
 		 size_t len)
 {
 	struct field_arg fa = { o, f, buf, len };
 
 	if (o->in_item)
-		xa_so_item_end(o);
-	xa_field_render(f, buf, len, &o->po, field_pair, &fa);
+		xc_so_item_end(o);
+	xc_field_render(f, buf, len, &o->po, field_pair, &fa);
 }
 
-void xa_so_fields(struct xa_show_out *o, const struct xfmt_field *table, const uint8_t *buf,
+void xc_so_fields(struct xc_show_out *o, const struct xfmt_field *table, const uint8_t *buf,
 		  size_t len)
 {
-	xa_so_fields_except(o, table, buf, len, NULL);
+	xc_so_fields_except(o, table, buf, len, NULL);
 }
 
-void xa_so_fields_except(struct xa_show_out *o, const struct xfmt_field *table,
+void xc_so_fields_except(struct xc_show_out *o, const struct xfmt_field *table,
 			 const uint8_t *buf, size_t len, const char *skip)
 {
 	for (; table->name; table++)
 		if (!skip || strcmp(table->name, skip))
-			xa_so_field(o, table, buf, len);
+			xc_so_field(o, table, buf, len);
 }
 
 /* ---------------------------------------------------------------- items */
 
-void xa_so_item_begin(struct xa_show_out *o, const char *array, unsigned index,
+void xc_so_item_begin(struct xc_show_out *o, const char *array, unsigned index,
 		      uint64_t off, uint64_t size, bool inline_)
 {
 	if (o->in_item)
-		xa_so_item_end(o);
+		xc_so_item_end(o);
 	o->in_item = true;
 	o->item_inline = inline_;
 	o->item_array = array;
@@ -304,21 +304,21 @@ void xa_so_item_begin(struct xa_show_out *o, const char *array, unsigned index,
 	xa_json_object(&o->j, true);
 }
 
-const struct xprob_sink *xa_so_item_sink(struct xa_show_out *o)
+const struct xprob_sink *xc_so_item_sink(struct xc_show_out *o)
 {
 	o->verified = true;
 	return &o->isink.sink;
 }
 
-/* Remember key among the item's keys (for xa_so_items_by_key). */
-static void item_key(struct xa_show_out *o, const char *key)
+/* Remember key among the item's keys (for xc_so_items_by_key). */
+static void item_key(struct xc_show_out *o, const char *key)
 {
-	if (key && o->nkeys < XA_SO_MAX_KEYS)
+	if (key && o->nkeys < XC_SO_MAX_KEYS)
 		o->keys[o->nkeys++] = key;
 }
 
 /* Text: " key value" on the item's line, or a line "array[i].key = value". */
-static void item_text(struct xa_show_out *o, const char *key, const char *value)
+static void item_text(struct xc_show_out *o, const char *key, const char *value)
 {
 	if (o->item_inline && key)
 		fprintf(o->out, " %s %s", key, value);
@@ -336,7 +336,7 @@ static const char *jkey(const char *key)
 	return key ? key : "value";
 }
 
-void xa_so_item_u64(struct xa_show_out *o, const char *key, uint64_t v)
+void xc_so_item_u64(struct xc_show_out *o, const char *key, uint64_t v)
 {
 	char s[24];
 
@@ -349,7 +349,7 @@ void xa_so_item_u64(struct xa_show_out *o, const char *key, uint64_t v)
 	item_text(o, key, s);
 }
 
-void xa_so_item_hex(struct xa_show_out *o, const char *key, uint64_t v)
+void xc_so_item_hex(struct xc_show_out *o, const char *key, uint64_t v)
 {
 	char s[24];
 
@@ -362,7 +362,7 @@ void xa_so_item_hex(struct xa_show_out *o, const char *key, uint64_t v)
 	item_text(o, key, s);
 }
 
-void xa_so_item_i64(struct xa_show_out *o, const char *key, int64_t v)
+void xc_so_item_i64(struct xc_show_out *o, const char *key, int64_t v)
 {
 	char s[24];
 
@@ -376,7 +376,7 @@ void xa_so_item_i64(struct xa_show_out *o, const char *key, int64_t v)
 	item_text(o, key, s);
 }
 
-void xa_so_item_name(struct xa_show_out *o, const char *key, const uint8_t *p, size_t n)
+void xc_so_item_name(struct xc_show_out *o, const char *key, const uint8_t *p, size_t n)
 {
 	char small[4 * 256 + 8];
 	/* Names fit the stack; attribute values reach 64 KiB (4 bytes each escaped). */
@@ -396,13 +396,13 @@ void xa_so_item_name(struct xa_show_out *o, const char *key, const uint8_t *p, s
 		s = small;
 		cap = sizeof(small);
 	}
-	xa_chars_format(p, n, s, cap);
+	xc_chars_format(p, n, s, cap);
 	item_text(o, key, s);
 	if (s != small)
 		free(s);
 }
 
-void xa_so_item_word(struct xa_show_out *o, const char *key, const char *s)
+void xc_so_item_word(struct xc_show_out *o, const char *key, const char *s)
 {
 	item_key(o, key);
 	if (o->json) {
@@ -413,7 +413,7 @@ void xa_so_item_word(struct xa_show_out *o, const char *key, const char *s)
 }
 
 /* Does structure problem fd belong to the current item? */
-static bool names_item(const struct xa_show_out *o, const struct xa_finding *fd)
+static bool names_item(const struct xc_show_out *o, const struct xa_finding *fd)
 {
 	if (fd->p.field && o->by_key && (fd->p.has & XPROB_HAS_OFF) &&
 	    fd->p.off == o->item_index)
@@ -427,13 +427,13 @@ static bool names_item(const struct xa_show_out *o, const struct xa_finding *fd)
 	       fd->p.off - o->item_off < o->item_size;
 }
 
-static unsigned item_problems(struct xa_show_out *o, bool list)
+static unsigned item_problems(struct xc_show_out *o, bool list)
 {
 	char what[64];
 	unsigned hits = 0;
 
 	snprintf(what, sizeof(what), "%s[%u]", o->item_array, o->item_index);
-	for (size_t i = 0; i < o->probs.count && i < XA_SO_MAX_PROBLEMS; i++) {
+	for (size_t i = 0; i < o->probs.count && i < XC_SO_MAX_PROBLEMS; i++) {
 		const struct xa_finding *fd = &o->probs.items[i];
 
 		if (o->shown[i] || !names_item(o, fd))
@@ -459,7 +459,7 @@ static unsigned item_problems(struct xa_show_out *o, bool list)
 	return hits;
 }
 
-void xa_so_item_end(struct xa_show_out *o)
+void xc_so_item_end(struct xc_show_out *o)
 {
 	unsigned hits;
 
@@ -490,13 +490,13 @@ void xa_so_item_end(struct xa_show_out *o)
 
 /* ---------------------------------------------------------------- notes */
 
-void xa_so_note(struct xa_show_out *o, const char *fmt, ...)
+void xc_so_note(struct xc_show_out *o, const char *fmt, ...)
 {
 	char text[1024];
 	va_list ap;
 
 	if (o->in_item)
-		xa_so_item_end(o);
+		xc_so_item_end(o);
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
@@ -511,12 +511,12 @@ void xa_so_note(struct xa_show_out *o, const char *fmt, ...)
 	xa_json_end(&o->j);
 }
 
-void xa_so_items_by_key(struct xa_show_out *o)
+void xc_so_items_by_key(struct xc_show_out *o)
 {
 	o->by_key = true;
 }
 
-void xa_so_field_prefix(struct xa_show_out *o, const char *prefix)
+void xc_so_field_prefix(struct xc_show_out *o, const char *prefix)
 {
 	o->field_prefix = prefix;
 }
@@ -556,14 +556,14 @@ static void data_hexdump(FILE *out, const uint8_t *p, size_t n, size_t off)
 	}
 }
 
-void xa_so_data(struct xa_show_out *o, const char *name, const uint8_t *buf, size_t len,
+void xc_so_data(struct xc_show_out *o, const char *name, const uint8_t *buf, size_t len,
 		size_t off, size_t n, bool hex)
 {
 	const uint8_t *p = buf + (off < len ? off : len);
 	unsigned hits;
 
 	if (o->in_item)
-		xa_so_item_end(o);
+		xc_so_item_end(o);
 	/* Only what the buffer holds. */
 	if (off >= len)
 		n = 0;
@@ -610,10 +610,10 @@ void xa_so_data(struct xa_show_out *o, const char *name, const uint8_t *buf, siz
 	xa_json_end(&o->j);
 }
 
-void xa_so_raw(struct xa_show_out *o, const uint8_t *buf, size_t len)
+void xc_so_raw(struct xc_show_out *o, const uint8_t *buf, size_t len)
 {
 	if (o->in_item)
-		xa_so_item_end(o);
+		xc_so_item_end(o);
 	if (!o->json) {
 		fprintf(o->out, "raw = %zu bytes\n", len);
 		data_hexdump(o->out, buf, len, 0);
@@ -639,35 +639,35 @@ void xa_so_raw(struct xa_show_out *o, const uint8_t *buf, size_t len)
 
 /* ------------------------------------------------------- free entries */
 
-struct xa_json *xa_so_entry_begin(struct xa_show_out *o, const char *kind)
+struct xa_json *xc_so_entry_begin(struct xc_show_out *o, const char *kind)
 {
 	if (!o->json)
 		return NULL;
 	if (o->in_item)
-		xa_so_item_end(o);
+		xc_so_item_end(o);
 	xa_json_object(&o->j, false);
 	xa_json_kstr(&o->j, "kind", kind);
 	return &o->j;
 }
 
-void xa_so_entry_end(struct xa_show_out *o)
+void xc_so_entry_end(struct xc_show_out *o)
 {
 	if (o->json)
 		xa_json_end(&o->j);
 }
 
-void xa_so_end(struct xa_show_out *o)
+void xc_so_end(struct xc_show_out *o)
 {
 	size_t kept;
 
 	if (!o->in_struct)
 		return;
 	if (o->in_item)
-		xa_so_item_end(o);
+		xc_so_item_end(o);
 	o->in_struct = false;
 	o->by_key = false;
 	o->field_prefix = NULL;
-	kept = o->probs.count < XA_SO_MAX_PROBLEMS ? o->probs.count : XA_SO_MAX_PROBLEMS;
+	kept = o->probs.count < XC_SO_MAX_PROBLEMS ? o->probs.count : XC_SO_MAX_PROBLEMS;
 	if (!o->json) {
 		for (size_t i = 0; i < kept; i++)
 			if (!o->shown[i])

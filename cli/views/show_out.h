@@ -4,13 +4,13 @@
  *
  * A view describes each structure it shows as a sequence of calls:
  *
- *   xa_so_begin(o, "agf", "AG 0", byte, size);
- *   agf_verify(buf, len, ..., xa_so_sink(o));       -- optional: the verdicts
- *   xa_so_fields(o, xfmt_agf_fields, buf, len);     -- every field of the table
- *   xa_so_item_begin(o, "recs", 1, off, size, true);   -- records, entries
- *   xa_so_item_u64(o, "startblock", 12); ... xa_so_item_end(o);
- *   xa_so_note(o, "hash of \"name\" is 0x...");     -- explanations
- *   xa_so_end(o);                                   -- checks tied to no field
+ *   xc_so_begin(o, "agf", "AG 0", byte, size);
+ *   agf_verify(buf, len, ..., xc_so_sink(o));       -- optional: the verdicts
+ *   xc_so_fields(o, xfmt_agf_fields, buf, len);     -- every field of the table
+ *   xc_so_item_begin(o, "recs", 1, off, size, true);   -- records, entries
+ *   xc_so_item_u64(o, "startblock", 12); ... xc_so_item_end(o);
+ *   xc_so_note(o, "hash of \"name\" is 0x...");     -- explanations
+ *   xc_so_end(o);                                   -- checks tied to no field
  *
  * Text keeps xfs_db's `name = value` notation (the oracle tests compare the
  * two); a failed check prints on its own line under the field it names, and
@@ -29,15 +29,15 @@
  *      "problems": [{"id": ..., "code": ..., "field": ..., "message": ...}]}]}
  *
  * Runs of bytes (a remote value, a symlink target) are content of kind
- * "data" (xa_so_data); a view may add entries of its own kind through
- * xa_so_entry_begin (`show path`'s "lookup" with its steps).
+ * "data" (xc_so_data); a view may add entries of its own kind through
+ * xc_so_entry_begin (`show path`'s "lookup" with its steps).
  *
  * A field's verdict is "ok" when the structure was verified and no failed
  * check names it, "failed" (with the problems) when one does, and
  * "unverified" when no verifier ran on the structure.
  */
-#ifndef XA_SHOW_OUT_H
-#define XA_SHOW_OUT_H
+#ifndef XC_SHOW_OUT_H
+#define XC_SHOW_OUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -50,23 +50,23 @@
 #include "formats/field.h"
 
 /* Problems kept per structure; more are counted, not shown one by one. */
-#define XA_SO_MAX_PROBLEMS 256u
-/* Keys of one item remembered for xa_so_items_by_key. */
-#define XA_SO_MAX_KEYS 16u
+#define XC_SO_MAX_PROBLEMS 256u
+/* Keys of one item remembered for xc_so_items_by_key. */
+#define XC_SO_MAX_KEYS 16u
 
-struct xa_show_out {
+struct xc_show_out {
 	FILE                      *out;
 	bool                       json;
 	bool                       annotate;
 	struct xa_json             j;
-	struct xa_field_print_opts po;    /* v5 / bigtime for the next fields */
+	struct xc_field_print_opts po;    /* v5 / bigtime for the next fields */
 
 	/* the structure being shown */
 	bool                       in_struct;
 	bool                       verified;
 	struct xa_findings         probs;   /* the verifier's problems */
 	struct xa_loc_sink         sink;
-	bool                       shown[XA_SO_MAX_PROBLEMS]; /* printed at a field */
+	bool                       shown[XC_SO_MAX_PROBLEMS]; /* printed at a field */
 
 	/* the item being shown */
 	bool                       in_item;
@@ -76,11 +76,11 @@ struct xa_show_out {
 	uint64_t                   item_off, item_size;
 	struct xa_findings         iprobs;  /* problems of this item alone */
 	struct xa_loc_sink         isink;
-	bool                       by_key;  /* see xa_so_items_by_key */
+	bool                       by_key;  /* see xc_so_items_by_key */
 	unsigned                   nkeys;
-	const char                *keys[XA_SO_MAX_KEYS];  /* keys of this item's values */
+	const char                *keys[XC_SO_MAX_KEYS];  /* keys of this item's values */
 
-	const char                *field_prefix;  /* see xa_so_field_prefix */
+	const char                *field_prefix;  /* see xc_so_field_prefix */
 
 	uint64_t                   nstruct;
 };
@@ -90,36 +90,36 @@ struct xa_show_out {
  * head the JSON document.  annotate adds offsets, sizes, raw bytes and
  * meanings to text (JSON always has them).
  */
-void xa_so_init(struct xa_show_out *o, FILE *out, bool json, bool annotate,
+void xc_so_init(struct xc_show_out *o, FILE *out, bool json, bool annotate,
 		const char *image, int argc, char **argv);
 
 /* Close the document.  Returns 0 or XERR_IO (a write failed). */
-int xa_so_finish(struct xa_show_out *o);
+int xc_so_finish(struct xc_show_out *o);
 
-/* Free what the output holds (safe after xa_so_finish or without it). */
-void xa_so_release(struct xa_show_out *o);
+/* Free what the output holds (safe after xc_so_finish or without it). */
+void xc_so_release(struct xc_show_out *o);
 
 /*
  * Begin one structure: type ("agf", "bnobt", "dir3 data", ...), where it is
  * in words ("AG 0", "block 3/17", "inode 131, directory block 0"), its image
  * byte and size.  Ends a structure left open.
  */
-void xa_so_begin(struct xa_show_out *o, const char *type, const char *where,
+void xc_so_begin(struct xc_show_out *o, const char *type, const char *where,
 		 uint64_t byte, uint64_t size);
 
 /*
  * The sink a verifier of the current structure reports to; calling this
  * marks the structure verified.  Call it before showing the fields.
  */
-const struct xprob_sink *xa_so_sink(struct xa_show_out *o);
+const struct xprob_sink *xc_so_sink(struct xc_show_out *o);
 
 /* One field / every field of a table, with its verdict. */
-void xa_so_field(struct xa_show_out *o, const struct xfmt_field *f, const uint8_t *buf,
+void xc_so_field(struct xc_show_out *o, const struct xfmt_field *f, const uint8_t *buf,
 		 size_t len);
-void xa_so_fields(struct xa_show_out *o, const struct xfmt_field *table, const uint8_t *buf,
+void xc_so_fields(struct xc_show_out *o, const struct xfmt_field *table, const uint8_t *buf,
 		  size_t len);
 /* Every field of a table except the one named skip. */
-void xa_so_fields_except(struct xa_show_out *o, const struct xfmt_field *table,
+void xc_so_fields_except(struct xc_show_out *o, const struct xfmt_field *table,
 			 const uint8_t *buf, size_t len, const char *skip);
 
 /*
@@ -128,33 +128,33 @@ void xa_so_fields_except(struct xa_show_out *o, const struct xfmt_field *table,
  * startblock 12 blockcount 3", the way xfs_db prints a record); others as
  * one line per value ("du[3].inumber = 131").  A failed check belongs to
  * the item when it names the array at this index, names no field and lies
- * at a byte inside the item, or was reported to xa_so_item_sink.
+ * at a byte inside the item, or was reported to xc_so_item_sink.
  */
-void xa_so_item_begin(struct xa_show_out *o, const char *array, unsigned index,
+void xc_so_item_begin(struct xc_show_out *o, const char *array, unsigned index,
 		      uint64_t off, uint64_t size, bool inline_);
-const struct xprob_sink *xa_so_item_sink(struct xa_show_out *o);
+const struct xprob_sink *xc_so_item_sink(struct xc_show_out *o);
 /* Values of the item; a NULL key is the item's one unnamed value
  * ("unlinked[3] = 4711"; "value" in JSON). */
-void xa_so_item_u64(struct xa_show_out *o, const char *key, uint64_t v);
-void xa_so_item_hex(struct xa_show_out *o, const char *key, uint64_t v);
-void xa_so_item_i64(struct xa_show_out *o, const char *key, int64_t v);
+void xc_so_item_u64(struct xc_show_out *o, const char *key, uint64_t v);
+void xc_so_item_hex(struct xc_show_out *o, const char *key, uint64_t v);
+void xc_so_item_i64(struct xc_show_out *o, const char *key, int64_t v);
 /* A name from the image: quoted and escaped in text, exact bytes in JSON. */
-void xa_so_item_name(struct xa_show_out *o, const char *key, const uint8_t *p, size_t n);
+void xc_so_item_name(struct xc_show_out *o, const char *key, const uint8_t *p, size_t n);
 /* A word (a literal such as a file type name). */
-void xa_so_item_word(struct xa_show_out *o, const char *key, const char *s);
-void xa_so_item_end(struct xa_show_out *o);
+void xc_so_item_word(struct xc_show_out *o, const char *key, const char *s);
+void xc_so_item_end(struct xc_show_out *o);
 
 /* An explanation line (text: "# ..."). */
-void xa_so_note(struct xa_show_out *o, const char *fmt, ...)
+void xc_so_note(struct xc_show_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /*
  * Items of the current structure also take the failed checks that name one
  * of their keys and carry the item's index as their offset (verifiers of
  * entry lists, such as the attr ones, report "hashval" of entry 3 that way).
- * Call after xa_so_begin; the structure's end turns it off.
+ * Call after xc_so_begin; the structure's end turns it off.
  */
-void xa_so_items_by_key(struct xa_show_out *o);
+void xc_so_items_by_key(struct xc_show_out *o);
 
 /*
  * Print field names with prefix in front (xfs_db shows a shortform attr
@@ -162,18 +162,18 @@ void xa_so_items_by_key(struct xa_show_out *o);
  * table's own names.  NULL ends it; so does the structure's end.  prefix
  * must outlive the structure.
  */
-void xa_so_field_prefix(struct xa_show_out *o, const char *prefix);
+void xc_so_field_prefix(struct xc_show_out *o, const char *prefix);
 
 /*
  * A run of n bytes at byte off of the structure (buf holds len bytes; what
  * lies outside is not shown): text prints `name = "..."` in xfs_db's
- * notation (the whole run, escaped as xa_chars_format does), then with hex
+ * notation (the whole run, escaped as xc_chars_format does), then with hex
  * a dump of 16 bytes a line ("#   +0x0038: 72 30 ... |r0..|"); JSON gives
  * {"kind": "data", "name", "offset", "size", "value" (the bytes, one code
  * point each), "hex" (with hex), "verdict"}.  Failed checks naming name
  * belong to it.
  */
-void xa_so_data(struct xa_show_out *o, const char *name, const uint8_t *buf, size_t len,
+void xc_so_data(struct xc_show_out *o, const char *name, const uint8_t *buf, size_t len,
 		size_t off, size_t n, bool hex);
 
 /*
@@ -181,18 +181,18 @@ void xa_so_data(struct xa_show_out *o, const char *name, const uint8_t *buf, siz
  * bytes a line (offsets from the start of buf); JSON gives {"kind": "raw",
  * "size", "hex"}.  For blocks no structure describes.
  */
-void xa_so_raw(struct xa_show_out *o, const uint8_t *buf, size_t len);
+void xc_so_raw(struct xc_show_out *o, const uint8_t *buf, size_t len);
 
 /*
  * JSON only: open an object of the given kind in the structure's content
  * and hand back the writer, for a view that describes something no field
  * or item fits (a lookup and its steps).  The caller writes members and
- * closes with xa_so_entry_end.  Returns NULL in text mode (write nothing).
+ * closes with xc_so_entry_end.  Returns NULL in text mode (write nothing).
  */
-struct xa_json *xa_so_entry_begin(struct xa_show_out *o, const char *kind);
-void xa_so_entry_end(struct xa_show_out *o);
+struct xa_json *xc_so_entry_begin(struct xc_show_out *o, const char *kind);
+void xc_so_entry_end(struct xc_show_out *o);
 
 /* End the structure: the failed checks no field or item named, the counts. */
-void xa_so_end(struct xa_show_out *o);
+void xc_so_end(struct xc_show_out *o);
 
-#endif /* XA_SHOW_OUT_H */
+#endif /* XC_SHOW_OUT_H */

@@ -42,7 +42,7 @@
 #define MAX_HOPS 64u
 
 struct lookup {
-	struct xa_show_run *s;
+	struct xc_show_run *s;
 	const struct xa_inode *dir;
 	struct xa_extents ex;
 	uint8_t *blk;       /* one directory block: the index block being searched */
@@ -86,7 +86,7 @@ static void step(struct lookup *l, const char *action, const struct kv *kv, size
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
 	if (!l->j) {
-		xa_so_note(&l->s->o, "%s", text);
+		xc_so_note(&l->s->o, "%s", text);
 		return;
 	}
 	xa_json_object(l->j, true);
@@ -154,7 +154,7 @@ static bool try_address(struct lookup *l, const char *arr, unsigned i, uint32_t 
 		     ", byte %" PRIu32 ") names no entry", arr, i, addr, db, off);
 		return false;
 	}
-	xa_chars_format(r.ent.name, r.ent.namelen, shown, sizeof(shown));
+	xc_chars_format(r.ent.name, r.ent.namelen, shown, sizeof(shown));
 	if (r.ent.namelen != l->len || memcmp(r.ent.name, l->name, l->len) != 0) {
 		const struct kv kv[] = { KS("array", arr), KU("index", i), KU("address", addr),
 					 KU("data_block", db), KU("byte", off),
@@ -417,7 +417,7 @@ static void lookup_shortform(struct lookup *l)
  */
 static void json_begin(struct lookup *l, unsigned k)
 {
-	struct xa_json *j = xa_so_entry_begin(&l->s->o, "lookup");
+	struct xa_json *j = xc_so_entry_begin(&l->s->o, "lookup");
 
 	if (!j)
 		return;
@@ -466,11 +466,11 @@ static void json_end(struct lookup *l, bool scanned, uint64_t scan_ino)
 		xa_json_null(j);
 	}
 	xa_json_kstr(j, "resolved_by", l->found ? "index" : scanned ? "scan" : "none");
-	xa_so_entry_end(&l->s->o);
+	xc_so_entry_end(&l->s->o);
 }
 
 /* Look one component up in directory dir (read); the entry's inode in *next. */
-static int lookup_component(struct xa_show_run *s, const struct xa_inode *dir, unsigned k,
+static int lookup_component(struct xc_show_run *s, const struct xa_inode *dir, unsigned k,
 			    const uint8_t *name, size_t len, uint64_t *next)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
@@ -487,10 +487,10 @@ static int lookup_component(struct xa_show_run *s, const struct xa_inode *dir, u
 	l.name = name;
 	l.len = len;
 	l.hash = xfmt_dir2_hashname(g, name, len);
-	xa_chars_format(name, len, q, sizeof(q));
+	xc_chars_format(name, len, q, sizeof(q));
 	snprintf(where, sizeof(where), "component %u, %s, in directory inode %" PRIu64, k, q,
 		 dir->ino);
-	xa_so_begin(&s->o, "lookup", where, xfmt_geom_ino_byte(g, dir->ino), g->inodesize);
+	xc_so_begin(&s->o, "lookup", where, xfmt_geom_ino_byte(g, dir->ino), g->inodesize);
 	json_begin(&l, k);
 	{
 		const struct kv kv[] = { KU("hash", l.hash) };
@@ -556,24 +556,24 @@ done:
 out:
 	json_end(&l, scanned, lin);
 	if (l.found) {
-		xa_so_item_begin(&s->o, "entry", 0, 0, 0, false);
-		xa_so_item_u64(&s->o, "inumber", l.de.ino);
-		xa_so_item_name(&s->o, "name", l.de.name, l.de.namelen);
+		xc_so_item_begin(&s->o, "entry", 0, 0, 0, false);
+		xc_so_item_u64(&s->o, "inumber", l.de.ino);
+		xc_so_item_name(&s->o, "name", l.de.name, l.de.namelen);
 		if (xfmt_geom_has_ftype(g)) {
-			xa_so_item_u64(&s->o, "filetype", l.de.ftype);
-			xa_so_item_word(&s->o, "type", xfmt_dir3_ftype_name(l.de.ftype));
+			xc_so_item_u64(&s->o, "filetype", l.de.ftype);
+			xc_so_item_word(&s->o, "type", xfmt_dir3_ftype_name(l.de.ftype));
 		}
-		xa_so_item_end(&s->o);
+		xc_so_item_end(&s->o);
 		*next = l.de.ino;
 	}
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 	free(l.blk);
 	free(l.data);
 	xa_extents_release(&l.ex);
 	return rc;
 }
 
-int xa_show_path(struct xa_show_run *s, const char *path)
+int xc_show_path(struct xc_show_run *s, const char *path)
 {
 	uint64_t cur = s->ctx->sb.rootino;
 	const char *p = path;
@@ -584,10 +584,10 @@ int xa_show_path(struct xa_show_run *s, const char *path)
 		fprintf(s->err, "xfsrecon: show path needs an absolute path, not '%s'\n", path);
 		return XERR_USAGE;
 	}
-	xa_so_begin(&s->o, "path", path, 0, 0);
-	xa_so_note(&s->o, "the walk starts at the root directory, inode %" PRIu64
+	xc_so_begin(&s->o, "path", path, 0, 0);
+	xc_so_note(&s->o, "the walk starts at the root directory, inode %" PRIu64
 		   " (the superblock's rootino)", cur);
-	xa_so_end(&s->o);
+	xc_so_end(&s->o);
 	for (const char *walk = path; xa_path_next(&walk, &p, &len); ) {
 		struct xa_inode dir;
 		uint64_t next = 0;
@@ -619,8 +619,8 @@ int xa_show_path(struct xa_show_run *s, const char *path)
 		}
 		cur = next;
 	}
-	xa_so_begin(&s->o, "path", path, 0, 0);
-	xa_so_note(&s->o, "resolved: inode %" PRIu64, cur);
-	xa_so_end(&s->o);
+	xc_so_begin(&s->o, "path", path, 0, 0);
+	xc_so_note(&s->o, "resolved: inode %" PRIu64, cur);
+	xc_so_end(&s->o);
 	return 0;
 }

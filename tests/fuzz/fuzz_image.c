@@ -335,15 +335,15 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 
 static void extract_all(struct xa_ctx *ctx)
 {
-	struct xa_extract_opts o = { fz_xdest, false };
-	struct xa_extract_stats st;
+	struct xc_extract_opts o = { fz_xdest, false };
+	struct xc_extract_stats st;
 	struct dirent *e;
 	DIR *d;
 
 	if (mkdir(fz_xdest, 0700) != 0)
 		fz_fail("cannot make the extract destination", 0, 0);
 	memset(&st, 0, sizeof(st));
-	xa_cmd_extract(ctx, "/", &o, &st, fz_null);
+	xc_cmd_extract(ctx, "/", &o, &st, fz_null);
 	/* Directories may come out with the image's modes (0000 even):
 	 * open them up, then remove everything below the destination. */
 	nftw(fz_xdest, open_entry, 16, FTW_PHYS);
@@ -385,21 +385,21 @@ static void cat_capped(struct xa_ctx *ctx, const char *target)
 
 	if (!out)
 		fz_fail("fopencookie failed", 0, 0);
-	xa_cmd_cat(ctx, target, out, fz_null);
+	xc_cmd_cat(ctx, target, out, fz_null);
 	fclose(out);
 }
 
 static void file_views(struct xa_ctx *ctx)
 {
-	struct xa_ls_opts lo = { true, true, true, false };
+	struct xc_ls_opts lo = { true, true, true, false };
 	char ino[24];
 
-	xa_cmd_ls(ctx, "/", &lo, fz_null, fz_null);
-	xa_cmd_bodyfile(ctx, fz_null, fz_null);
-	xa_cmd_stat(ctx, "/", fz_null, fz_null);
+	xc_cmd_ls(ctx, "/", &lo, fz_null, fz_null);
+	xc_cmd_bodyfile(ctx, fz_null, fz_null);
+	xc_cmd_stat(ctx, "/", fz_null, fz_null);
 	for (unsigned i = 0; i < 4; i++) {
 		snprintf(ino, sizeof(ino), "%" PRIu64, ctx->sb.rootino + i);
-		xa_cmd_stat(ctx, ino, fz_null, fz_null);
+		xc_cmd_stat(ctx, ino, fz_null, fz_null);
 		cat_capped(ctx, ino);
 	}
 	extract_all(ctx);
@@ -414,7 +414,7 @@ static void show(struct xa_ctx *ctx, const char *what, uint64_t a, uint64_t b, i
 
 	snprintf(s1, sizeof(s1), "%" PRIu64, a);
 	snprintf(s2, sizeof(s2), "%" PRIu64, b);
-	xa_show(fz_null, fz_null, ctx, nargs, argv, (a & 1) != 0);
+	xc_show(fz_null, fz_null, ctx, nargs, argv, (a & 1) != 0);
 }
 
 /* The whole-structure views, in text and JSON: bounded on any image. */
@@ -422,7 +422,7 @@ static void show_views(struct xa_ctx *ctx, uint32_t last)
 {
 	static const char *const trees[] = { "bnobt", "cntbt", "inobt", "finobt", "rmapbt",
 					     "refcountbt" };
-	struct xa_show_opts so = { false, true, NULL, "fuzz" };
+	struct xc_show_opts so = { false, true, NULL, "fuzz" };
 	char ag[24], blk[48];
 	char *argv[3];
 
@@ -432,20 +432,20 @@ static void show_views(struct xa_ctx *ctx, uint32_t last)
 		argv[1] = ag;
 		argv[2] = (char *)(uintptr_t)trees[i];
 		so.json = (i & 1) != 0;
-		xa_show_cmd(fz_null, fz_null, ctx, 3, argv, &so);
+		xc_show_cmd(fz_null, fz_null, ctx, 3, argv, &so);
 	}
 	argv[0] = (char *)(uintptr_t)"dir";
 	argv[1] = (char *)(uintptr_t)"/";
-	xa_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
+	xc_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
 	argv[0] = (char *)(uintptr_t)"path";
 	argv[1] = (char *)(uintptr_t)"/lost+found/x";
-	xa_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
+	xc_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
 	argv[0] = (char *)(uintptr_t)"log";
-	xa_show_cmd(fz_null, fz_null, ctx, 1, argv, &so);
+	xc_show_cmd(fz_null, fz_null, ctx, 1, argv, &so);
 	snprintf(blk, sizeof(blk), "%" PRIu64, ctx->sb.rootino);
 	argv[0] = (char *)(uintptr_t)"attr";
 	argv[1] = blk;
-	xa_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
+	xc_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
 	if (ctx->nags && ctx->ags[0].agf_ok) {
 		/* One block read by its magic, then as each kind of fork block it is not. */
 		static const char *const as[] = { NULL, "attr3", "symlink", "dir3" };
@@ -456,7 +456,7 @@ static void show_views(struct xa_ctx *ctx, uint32_t last)
 		for (size_t i = 0; i < sizeof(as) / sizeof(as[0]); i++) {
 			so.as = as[i];
 			so.json = (i & 1) == 0;
-			xa_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
+			xc_show_cmd(fz_null, fz_null, ctx, 2, argv, &so);
 		}
 		so.as = NULL;
 	}
@@ -469,14 +469,14 @@ static void show_views(struct xa_ctx *ctx, uint32_t last)
  */
 static void draw_maps(struct xa_ctx *ctx, uint32_t last)
 {
-	struct xa_map_opts mo = { "/dev/null", false, true, false, false, 0 };
+	struct xc_map_opts mo = { "/dev/null", false, true, false, false, 0 };
 
-	xa_cmd_map(ctx, &mo, fz_null);
+	xc_cmd_map(ctx, &mo, fz_null);
 	mo.html = true;
 	mo.one_ag = true;
 	mo.forward = true;
 	mo.ag = last;
-	xa_cmd_map(ctx, &mo, fz_null);
+	xc_cmd_map(ctx, &mo, fz_null);
 }
 
 static void render(struct xa_ctx *ctx)
@@ -484,8 +484,8 @@ static void render(struct xa_ctx *ctx)
 	char err[256];
 	uint32_t last = ctx->geom.agcount ? ctx->geom.agcount - 1 : 0;
 
-	xa_report_text_findings(fz_null, ctx);
-	xa_report_text_info(fz_null, ctx);
+	xc_report_text_findings(fz_null, ctx);
+	xc_report_text_info(fz_null, ctx);
 	xa_report_xml_write(ctx, "/dev/null", err, sizeof(err));
 	if (ctx->geom_source == XA_GEOM_NONE)
 		return;
