@@ -606,59 +606,30 @@ uint32_t xfmt_attr_rmt_blocks(const struct xfmt_geom *g, uint32_t valuelen)
 	return (uint32_t)(((uint64_t)valuelen + space - 1) / space);
 }
 
+static const struct xfmt_rmt_kind attr_rmt_kind = {
+	.magic = XFS_ATTR3_RMT_MAGIC,
+	.payload_max = XFMT_ATTR_VALUE_MAX,
+	/* Written outside the log: recovery must never see a real LSN here. */
+	.check_lsn = true,
+	.lsn = XFMT_ATTR_RMT_LSN,
+	.unreadable = XP_attrRmtUnreadable, .bad_magic = XP_attrRmtBadMagic,
+	.bad_crc = XP_attrRmtBadCrc, .bad_uuid = XP_attrRmtBadUuid,
+	.bad_blkno = XP_attrRmtBadBlkno, .bad_range = XP_attrRmtBadRange,
+	.bad_owner = XP_attrRmtBadOwner, .mismatch = XP_attrRmtMismatch,
+	.bad_lsn = XP_attrRmtBadLsn,
+	.f_magic = "hdr.magic", .f_crc = "hdr.crc", .f_uuid = "hdr.uuid", .f_bno = "hdr.bno",
+	.f_bytes = "hdr.bytes", .f_offset = "hdr.offset", .f_owner = "hdr.owner",
+	.f_lsn = "hdr.lsn",
+};
+
 unsigned xfmt_attr_rmt_verify(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
-			      const struct xfmt_attr_rmt_expect *exp,
+			      const struct xfmt_rmt_expect *exp,
 			      const struct xprob_sink *sink)
 {
-	struct xfmt_rmt_hdr h;
-	uint32_t space = xfmt_attr_rmt_space(g);
-	unsigned n = 0;
-
 	if (!g->v5)
 		return 0;  /* raw value bytes */
-	if (len < g->blocksize || xfmt_rmt_hdr_decode(buf, len, &h) != 0)
-		return (unsigned)xprob_emit_val(sink, XP_attrRmtUnreadable, NULL, 0, g->blocksize,
-						len);
-
-	if (h.magic != XFS_ATTR3_RMT_MAGIC)
-		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadMagic, "hdr.magic",
-					      XFMT_RMT_MAGIC_OFF, XFS_ATTR3_RMT_MAGIC, h.magic);
-	{
-		/* One CRC per block, even when one buffer spans several blocks. */
-		uint32_t want = xfmt_crc32c_excluding(buf, g->blocksize, XFMT_RMT_CRC_OFF);
-
-		if (want != h.crc)
-			n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadCrc, "hdr.crc",
-						      XFMT_RMT_CRC_OFF, want, h.crc);
-	}
-	if (memcmp(h.uuid, g->meta_uuid, 16) != 0)
-		n += (unsigned)xprob_emit(sink, XP_attrRmtBadUuid, "hdr.uuid", XFMT_RMT_UUID_OFF);
-	if (h.blkno != exp->daddr)
-		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadBlkno, "hdr.bno",
-					      XFMT_RMT_BLKNO_OFF, exp->daddr, h.blkno);
-	if (h.bytes > space)
-		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadRange, "hdr.bytes",
-					      XFMT_RMT_BYTES_OFF, space, h.bytes);
-	if ((uint64_t)h.offset + h.bytes > XFMT_ATTR_VALUE_MAX)
-		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadRange, "hdr.offset",
-					      XFMT_RMT_OFFSET_OFF, XFMT_ATTR_VALUE_MAX,
-					      (uint64_t)h.offset + h.bytes);
-	if (h.owner == 0 || h.owner != exp->owner)
-		n += (unsigned)xprob_emit_val(sink, XP_attrRmtBadOwner, "hdr.owner",
-					      XFMT_RMT_OWNER_OFF, exp->owner, h.owner);
-	if (exp->know_range) {
-		if (h.offset != exp->offset)
-			n += (unsigned)xprob_emit_val(sink, XP_attrRmtMismatch, "hdr.offset",
-						      XFMT_RMT_OFFSET_OFF, exp->offset, h.offset);
-		if (h.bytes != exp->bytes)
-			n += (unsigned)xprob_emit_val(sink, XP_attrRmtMismatch, "hdr.bytes",
-						      XFMT_RMT_BYTES_OFF, exp->bytes, h.bytes);
-	}
-	/* Written outside the log: recovery must never see a real LSN here. */
-	if (h.lsn != XFMT_ATTR_RMT_LSN)
-		n += (unsigned)xprob_emit_obs(sink, XP_attrRmtBadLsn, "hdr.lsn", XFMT_RMT_LSN_OFF,
-					      h.lsn);
-	return n;
+	/* One CRC per block, even when one buffer spans several blocks. */
+	return xfmt_rmt_verify(buf, len, g->blocksize, g, &attr_rmt_kind, exp, sink);
 }
 
 void xfmt_attr_rmt_asm_init(struct xfmt_attr_rmt_asm *a, const struct xfmt_geom *g,
@@ -682,21 +653,16 @@ unsigned xfmt_attr_rmt_asm_add(struct xfmt_attr_rmt_asm *a, const uint8_t *buf, 
 			       uint64_t daddr, const struct xfmt_geom *g,
 			       const struct xprob_sink *sink)
 {
-	struct xfmt_attr_rmt_expect exp;
+	struct xfmt_rmt_expect exp;
 	size_t hdr = a->v5 ? XFMT_ATTR_RMT_HDR_LEN : 0;
-	uint32_t take = a->want - a->have, space = xfmt_attr_rmt_space(g);
 	size_t avail = len > hdr ? len - hdr : 0;
+	uint32_t take;
 	unsigned n;
 
 	if (xfmt_attr_rmt_asm_done(a))
 		return 0;
-	if (take > space)
-		take = space;
-	exp.daddr = daddr;
-	exp.owner = a->owner;
-	exp.know_range = true;
-	exp.offset = a->have;
-	exp.bytes = take;
+	take = xfmt_rmt_expect_next(&exp, daddr, a->owner, a->have, a->want - a->have,
+				    xfmt_attr_rmt_space(g));
 	n = xfmt_attr_rmt_verify(buf, len, g, &exp, sink);
 	/*
 	 * Copy what the buffer holds, at most the caller's room.  A short

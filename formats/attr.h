@@ -292,15 +292,6 @@ uint32_t xfmt_attr_rmt_space(const struct xfmt_geom *g);
 /* Blocks a remote value of valuelen bytes takes (the kernel's xfs_attr3_rmt_blocks). */
 uint32_t xfmt_attr_rmt_blocks(const struct xfmt_geom *g, uint32_t valuelen);
 
-/* What the reader knows about one remote value block. */
-struct xfmt_attr_rmt_expect {
-	uint64_t daddr;       /* where the block was read from */
-	uint64_t owner;       /* the inode */
-	bool     know_range;  /* offset/bytes below hold the reader's expectation */
-	uint32_t offset;      /* value bytes before this block */
-	uint32_t bytes;       /* min(value bytes left, block space) */
-};
-
 /*
  * Verify one remote value block (len must be g->blocksize; v5 only: a v4
  * block is raw value bytes and gets 0 findings).  Each its own finding:
@@ -311,7 +302,7 @@ struct xfmt_attr_rmt_expect {
  * attrRmtBadLsn (not NULLCOMMITLSN; warning).  Returns the findings count.
  */
 unsigned xfmt_attr_rmt_verify(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
-			      const struct xfmt_attr_rmt_expect *exp,
+			      const struct xfmt_rmt_expect *exp,
 			      const struct xprob_sink *sink);
 
 /* Rebuilds a remote value from its blocks into a caller-owned buffer. */

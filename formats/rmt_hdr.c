@@ -43,3 +43,62 @@ int xfmt_rmt_hdr_encode(uint8_t *buf, size_t len, const struct xfmt_geom *g, uin
 	xfmt_crc_update(buf, len, XFMT_RMT_CRC_OFF);
 	return 0;
 }
+
+uint32_t xfmt_rmt_expect_next(struct xfmt_rmt_expect *exp, uint64_t daddr, uint64_t owner,
+			      uint32_t have, uint32_t left, uint32_t space)
+{
+	uint32_t take = left < space ? left : space;
+
+	exp->daddr = daddr;
+	exp->owner = owner;
+	exp->know_range = true;
+	exp->offset = have;
+	exp->bytes = take;
+	return take;
+}
+
+unsigned xfmt_rmt_verify(const uint8_t *buf, size_t len, size_t block, const struct xfmt_geom *g,
+			 const struct xfmt_rmt_kind *k, const struct xfmt_rmt_expect *exp,
+			 const struct xprob_sink *sink)
+{
+	struct xfmt_rmt_hdr h;
+	size_t space = block > XFMT_RMT_HDR_LEN ? block - XFMT_RMT_HDR_LEN : 0;
+	size_t need = block > XFMT_RMT_HDR_LEN ? block : XFMT_RMT_HDR_LEN;
+	uint32_t crc;
+	unsigned n = 0;
+
+	if (len < need || xfmt_rmt_hdr_decode(buf, len, &h) != 0)
+		return (unsigned)xprob_emit_val(sink, k->unreadable, NULL, 0, need, len);
+	if (h.magic != k->magic)
+		n += (unsigned)xprob_emit_val(sink, k->bad_magic, k->f_magic, XFMT_RMT_MAGIC_OFF,
+					      k->magic, h.magic);
+	/* The CRC is its own finding: the bytes may still be right. */
+	crc = xfmt_crc32c_excluding(buf, block, XFMT_RMT_CRC_OFF);
+	if (crc != h.crc)
+		n += (unsigned)xprob_emit_val(sink, k->bad_crc, k->f_crc, XFMT_RMT_CRC_OFF, crc,
+					      h.crc);
+	if (memcmp(h.uuid, g->meta_uuid, 16) != 0)
+		n += (unsigned)xprob_emit(sink, k->bad_uuid, k->f_uuid, XFMT_RMT_UUID_OFF);
+	if (h.blkno != exp->daddr)
+		n += (unsigned)xprob_emit_val(sink, k->bad_blkno, k->f_bno, XFMT_RMT_BLKNO_OFF,
+					      exp->daddr, h.blkno);
+	if (h.bytes > space)
+		n += (unsigned)xprob_emit_val(sink, k->bad_range, k->f_bytes, XFMT_RMT_BYTES_OFF,
+					      space, h.bytes);
+	/* A 64-bit sum: no wrap. */
+	if ((uint64_t)h.offset + h.bytes > k->payload_max)
+		n += (unsigned)xprob_emit_val(sink, k->bad_range, k->f_offset, XFMT_RMT_OFFSET_OFF,
+					      k->payload_max, (uint64_t)h.offset + h.bytes);
+	if (h.owner == 0 || h.owner != exp->owner)
+		n += (unsigned)xprob_emit_val(sink, k->bad_owner, k->f_owner, XFMT_RMT_OWNER_OFF,
+					      exp->owner, h.owner);
+	if (exp->know_range && h.offset != exp->offset)
+		n += (unsigned)xprob_emit_val(sink, k->mismatch, k->f_offset, XFMT_RMT_OFFSET_OFF,
+					      exp->offset, h.offset);
+	if (exp->know_range && h.bytes != exp->bytes)
+		n += (unsigned)xprob_emit_val(sink, k->mismatch, k->f_bytes, XFMT_RMT_BYTES_OFF,
+					      exp->bytes, h.bytes);
+	if (k->check_lsn && h.lsn != k->lsn)
+		n += (unsigned)xprob_emit_obs(sink, k->bad_lsn, k->f_lsn, XFMT_RMT_LSN_OFF, h.lsn);
+	return n;
+}

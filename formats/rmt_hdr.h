@@ -7,10 +7,12 @@
 #ifndef XFMT_RMT_HDR_H
 #define XFMT_RMT_HDR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "formats/geom.h"
+#include "formats/problem.h"
 
 #define XFMT_RMT_MAGIC_OFF   0u
 #define XFMT_RMT_OFFSET_OFF  4u
@@ -45,5 +47,50 @@ int xfmt_rmt_hdr_decode(const uint8_t *buf, size_t len, struct xfmt_rmt_hdr *out
 int xfmt_rmt_hdr_encode(uint8_t *buf, size_t len, const struct xfmt_geom *g, uint32_t magic,
 			uint64_t owner, uint32_t offset, uint32_t bytes, uint64_t daddr,
 			uint64_t lsn);
+
+/* What a reader expects of one remote block's header. */
+struct xfmt_rmt_expect {
+	uint64_t daddr;       /* where the block was read from */
+	uint64_t owner;       /* the inode */
+	bool     know_range;  /* offset/bytes below hold the reader's expectation */
+	uint32_t offset;      /* payload bytes before this block */
+	uint32_t bytes;       /* min(payload bytes left, block space) */
+};
+
+/*
+ * The expectation for the next block of a payload read in order: have
+ * bytes collected, left still wanted, space payload bytes per block.
+ * Returns the bytes this block carries, min(left, space).
+ */
+uint32_t xfmt_rmt_expect_next(struct xfmt_rmt_expect *exp, uint64_t daddr, uint64_t owner,
+			      uint32_t have, uint32_t left, uint32_t space);
+
+/*
+ * What tells remote attribute blocks and remote symlink blocks apart: the
+ * magic, how far the payload may reach, whether the LSN must be the
+ * "written outside the log" value, and each rule's finding and field name.
+ */
+struct xfmt_rmt_kind {
+	uint32_t magic;
+	uint32_t payload_max;  /* offset + bytes above this is out of range */
+	bool     check_lsn;
+	uint64_t lsn;
+	enum xprob_code unreadable, bad_magic, bad_crc, bad_uuid, bad_blkno, bad_range,
+		bad_owner, mismatch, bad_lsn;
+	const char *f_magic, *f_crc, *f_uuid, *f_bno, *f_bytes, *f_offset, *f_owner, *f_lsn;
+};
+
+/*
+ * Verify a v5 remote block whose header covers block bytes of buf (len
+ * must hold them): unreadable if it does not (or block is under a
+ * header); then magic, CRC over block bytes, uuid, blkno against
+ * exp->daddr, bytes against the block's space, offset + bytes against
+ * payload_max, owner, and with exp->know_range offset and bytes against
+ * the expectation; the LSN where the kind asks.  Each its own finding, in
+ * that order.  Returns the findings count.
+ */
+unsigned xfmt_rmt_verify(const uint8_t *buf, size_t len, size_t block, const struct xfmt_geom *g,
+			 const struct xfmt_rmt_kind *k, const struct xfmt_rmt_expect *exp,
+			 const struct xprob_sink *sink);
 
 #endif /* XFMT_RMT_HDR_H */

@@ -74,56 +74,27 @@ size_t xfmt_symlink_buf_space(size_t buflen, bool v5)
 	return buflen > hdr ? buflen - hdr : 0;
 }
 
+static const struct xfmt_rmt_kind symlink_rmt_kind = {
+	.magic = XFS_SYMLINK_MAGIC,
+	/* The whole target, with its NUL, must fit MAXPATHLEN. */
+	.payload_max = XFMT_SYMLINK_MAXLEN - 1,
+	/* The LSN is not checked: that needs the log head. */
+	.check_lsn = false,
+	.unreadable = XP_symUnreadable, .bad_magic = XP_symBadMagic, .bad_crc = XP_symBadCrc,
+	.bad_uuid = XP_symBadUuid, .bad_blkno = XP_symBadBlkno, .bad_range = XP_symBadRange,
+	.bad_owner = XP_symBadOwner, .mismatch = XP_symHdrMismatch,
+	.f_magic = "magic", .f_crc = "crc", .f_uuid = "uuid", .f_bno = "bno", .f_bytes = "bytes",
+	.f_offset = "offset", .f_owner = "owner",
+};
+
 unsigned xfmt_symlink_rmt_verify(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
-				 const struct xfmt_symlink_expect *exp,
+				 const struct xfmt_rmt_expect *exp,
 				 const struct xprob_sink *sink)
 {
-	struct xfmt_rmt_hdr h;
-	size_t space = xfmt_symlink_buf_space(len, true);
-	unsigned n = 0;
-
 	if (!g->v5)
 		return 0;  /* raw target bytes: nothing describes them */
-	if (xfmt_rmt_hdr_decode(buf, len, &h) != 0)
-		return (unsigned)xprob_emit_val(sink, XP_symUnreadable, NULL, 0,
-						XFMT_SYMLINK_HDR_LEN, len);
-
-	if (h.magic != XFS_SYMLINK_MAGIC)
-		n += (unsigned)xprob_emit_val(sink, XP_symBadMagic, "magic",
-					      XFMT_RMT_MAGIC_OFF, XFS_SYMLINK_MAGIC, h.magic);
-	{
-		/* The CRC is its own finding: the bytes may still be right. */
-		uint32_t want = xfmt_crc32c_excluding(buf, len, XFMT_RMT_CRC_OFF);
-
-		if (want != h.crc)
-			n += (unsigned)xprob_emit_val(sink, XP_symBadCrc, "crc",
-						      XFMT_RMT_CRC_OFF, want, h.crc);
-	}
-	if (memcmp(h.uuid, g->meta_uuid, 16) != 0)
-		n += (unsigned)xprob_emit(sink, XP_symBadUuid, "uuid", XFMT_RMT_UUID_OFF);
-	if (h.blkno != exp->daddr)
-		n += (unsigned)xprob_emit_val(sink, XP_symBadBlkno, "bno",
-					      XFMT_RMT_BLKNO_OFF, exp->daddr, h.blkno);
-	if (h.bytes > space)
-		n += (unsigned)xprob_emit_val(sink, XP_symBadRange, "bytes",
-					      XFMT_RMT_BYTES_OFF, space, h.bytes);
-	/* The whole target, with its NUL, must fit MAXPATHLEN (64-bit sum: no wrap). */
-	if ((uint64_t)h.offset + h.bytes >= XFMT_SYMLINK_MAXLEN)
-		n += (unsigned)xprob_emit_val(sink, XP_symBadRange, "offset",
-					      XFMT_RMT_OFFSET_OFF, XFMT_SYMLINK_MAXLEN - 1,
-					      (uint64_t)h.offset + h.bytes);
-	if (h.owner == 0 || h.owner != exp->owner)
-		n += (unsigned)xprob_emit_val(sink, XP_symBadOwner, "owner",
-					      XFMT_RMT_OWNER_OFF, exp->owner, h.owner);
-	if (exp->know_range) {
-		if (h.offset != exp->offset)
-			n += (unsigned)xprob_emit_val(sink, XP_symHdrMismatch, "offset",
-						      XFMT_RMT_OFFSET_OFF, exp->offset, h.offset);
-		if (h.bytes != exp->bytes)
-			n += (unsigned)xprob_emit_val(sink, XP_symHdrMismatch, "bytes",
-						      XFMT_RMT_BYTES_OFF, exp->bytes, h.bytes);
-	}
-	return n;
+	/* One header and one CRC over the whole mapping. */
+	return xfmt_rmt_verify(buf, len, len, g, &symlink_rmt_kind, exp, sink);
 }
 
 /* ------------------------------------------------------------ map */
@@ -171,20 +142,17 @@ unsigned xfmt_symlink_asm_add(struct xfmt_symlink_asm *a, const uint8_t *buf, si
 			      uint64_t daddr, const struct xfmt_geom *g,
 			      const struct xprob_sink *sink)
 {
-	struct xfmt_symlink_expect exp;
-	size_t space = xfmt_symlink_buf_space(len, a->v5);
-	size_t take = a->want - a->have;
+	struct xfmt_rmt_expect exp;
+	size_t take, space;
 	unsigned n;
 
 	if (xfmt_symlink_asm_done(a))
 		return 0;
-	if (take > space)
-		take = space;
-	exp.daddr = daddr;
-	exp.owner = a->owner;
-	exp.know_range = true;
-	exp.offset = (uint32_t)a->have;
-	exp.bytes = (uint32_t)take;
+	space = xfmt_symlink_buf_space(len, a->v5);
+	/* want is under 1 KiB: a larger space only has to stay larger. */
+	take = xfmt_rmt_expect_next(&exp, daddr, a->owner, (uint32_t)a->have,
+				    (uint32_t)(a->want - a->have),
+				    space < UINT32_MAX ? (uint32_t)space : UINT32_MAX);
 	n = xfmt_symlink_rmt_verify(buf, len, g, &exp, sink);
 	if (take)
 		memcpy(a->target + a->have, buf + xfmt_symlink_payload_off(a->v5), take);

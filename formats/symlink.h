@@ -74,15 +74,6 @@ size_t xfmt_symlink_buf_space(size_t buflen, bool v5);
 /* Where the target bytes of a remote buffer start: 56 on v5, 0 on v4. */
 size_t xfmt_symlink_payload_off(bool v5);
 
-/* What the reader knows about a remote buffer. */
-struct xfmt_symlink_expect {
-	uint64_t daddr;        /* where the buffer was read from */
-	uint64_t owner;        /* the symlink's inode number */
-	bool     know_range;   /* offset/bytes below are the reader's expectation */
-	uint32_t offset;       /* target bytes before this buffer */
-	uint32_t bytes;        /* min(target bytes left, buffer space) */
-};
-
 /*
  * Verify one remote buffer of len bytes (a whole mapping).  v4 buffers have
  * no header: nothing to check, 0 findings.  v5, each its own finding:
@@ -93,7 +84,7 @@ struct xfmt_symlink_expect {
  * checked (that needs the log head).  Returns the findings count.
  */
 unsigned xfmt_symlink_rmt_verify(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
-				 const struct xfmt_symlink_expect *exp,
+				 const struct xfmt_rmt_expect *exp,
 				 const struct xprob_sink *sink);
 
 /*

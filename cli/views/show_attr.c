@@ -173,7 +173,7 @@ int xc_show_attrblock(struct xc_show_run *s, const char *where, const uint8_t *b
 	const struct xfmt_geom *g = &s->ctx->geom;
 	enum xfmt_attr_blk_kind k = xfmt_attr_block_kind(buf, len, g);
 	struct xfmt_da_expect exp;
-	struct xfmt_attr_rmt_expect rexp;
+	struct xfmt_rmt_expect rexp;
 	bool known = dablk != UINT32_MAX;
 
 	if (k == XFMT_ATTR_BLK_UNKNOWN && g->v5) {
@@ -267,7 +267,7 @@ void xc_show_symlink_block(struct xc_show_run *s, const char *where, const uint8
 			   size_t len, uint64_t byte)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
-	struct xfmt_symlink_expect exp;
+	struct xfmt_rmt_expect exp;
 	struct xfmt_rmt_hdr h;
 	size_t n;
 	const uint8_t *nul;

@@ -123,7 +123,7 @@ static void fuzz_rmt(const uint8_t *blocks, size_t nblocks, uint64_t owner, uint
 	for (size_t i = 0; i < nblocks; i++) {
 		const uint8_t *b = blocks + i * bs;
 		struct xfmt_rmt_hdr h;
-		struct xfmt_attr_rmt_expect exp = { 0 };
+		struct xfmt_rmt_expect exp = { 0 };
 
 		fz_sweep_fields(xfmt_attr3_rmt_hdr_fields, b, bs);
 		if (xfmt_rmt_hdr_decode(b, bs, &h) == 0) {
@@ -168,7 +168,7 @@ static void fuzz_symlink_rmt(const uint8_t *blocks, size_t nblocks, uint64_t own
 	for (size_t i = 0; i < nblocks; i++) {
 		const uint8_t *b = blocks + i * bs;
 		struct xfmt_rmt_hdr h;
-		struct xfmt_symlink_expect exp = { 0 };
+		struct xfmt_rmt_expect exp = { 0 };
 
 		fz_sweep_fields(xfmt_symlink_hdr_fields, b, bs);
 		if (xfmt_rmt_hdr_decode(b, bs, &h) == 0) {

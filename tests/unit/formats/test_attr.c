@@ -738,8 +738,8 @@ static void test_rmt_leaf(void **state)
 static void test_rmt_blocks_match_xfs_db(void **state)
 {
 	uint8_t *first = afx_load(&attr_rmt_first), *last = afx_load(&attr_rmt_last);
-	struct xfmt_attr_rmt_expect e1 = { RMT_FIRST_DADDR, RMT_INO, true, 0, 4040 };
-	struct xfmt_attr_rmt_expect e17 = { RMT_LAST_DADDR, RMT_INO, true, 64640, 896 };
+	struct xfmt_rmt_expect e1 = { RMT_FIRST_DADDR, RMT_INO, true, 0, 4040 };
+	struct xfmt_rmt_expect e17 = { RMT_LAST_DADDR, RMT_INO, true, 64640, 896 };
 	struct xfmt_rmt_hdr h;
 	struct fx_sink s = { 0 };
 	FX_SINK(sink, &s);
@@ -873,7 +873,7 @@ static void test_rmt_corruptions(void **state)
 		for (int fresh = 0; fresh < 2; fresh++) {
 			const struct rmt_case *c = &cases[i];
 			uint8_t *b = afx_load(&attr_rmt_first);
-			struct xfmt_attr_rmt_expect e = { RMT_FIRST_DADDR, RMT_INO, true, 0, 4040 };
+			struct xfmt_rmt_expect e = { RMT_FIRST_DADDR, RMT_INO, true, 0, 4040 };
 			struct fx_sink s = { 0 };
 			FX_SINK(sink, &s);
 
@@ -898,7 +898,7 @@ static void test_v4(void **state)
 {
 	uint8_t *ib = afx_load(&attr_v4_ino), *lb = afx_load(&attr_v4_leaf);
 	uint8_t *rb = afx_load(&attr_v4_rmt), value[9000];
-	struct xfmt_attr_rmt_expect re = { 104, 131, true, 0, 4096 };
+	struct xfmt_rmt_expect re = { 104, 131, true, 0, 4096 };
 	struct xfmt_attr_rmt_asm a;
 	struct xfmt_attr_leaf_hdr h;
 	struct xfmt_attr_entry e;
@@ -980,7 +980,7 @@ static void test_truncated_and_garbage(void **state)
 	uint8_t *leaf = afx_load(&attr_leaf_blk), *rmt = afx_load(&attr_rmt_first);
 	uint8_t *sfi = afx_load(&attr_sf_ino);
 	struct xfmt_da_expect exp;
-	struct xfmt_attr_rmt_expect re = { RMT_FIRST_DADDR, RMT_INO, true, 0, 4040 };
+	struct xfmt_rmt_expect re = { RMT_FIRST_DADDR, RMT_INO, true, 0, 4040 };
 	struct fx_sink s;
 	FX_SINK(sink, &s);
 	uint32_t seed = 99, hash;

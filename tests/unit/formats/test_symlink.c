@@ -195,7 +195,7 @@ static void test_v4_remote(void **state)
 {
 	uint8_t *ib = afx_load(&sym_v4_ino), *blk = afx_load(&sym_v4_blk);
 	struct xfmt_symlink_asm a;
-	struct xfmt_symlink_expect exp = { V4_DADDR, V4_INO, false, 0, 0 };
+	struct xfmt_rmt_expect exp = { V4_DADDR, V4_INO, false, 0, 0 };
 	struct xfmt_dinode d;
 	struct fx_sink s = { 0 };
 	FX_SINK(sink, &s);
@@ -237,7 +237,7 @@ struct sym_case {
 static void run_case(const struct sym_case *c, int fresh)
 {
 	uint8_t *blk = afx_load(&sym_remote_blk);
-	struct xfmt_symlink_expect exp = { REMOTE_DADDR, REMOTE_INO, true, 0, 1000 };
+	struct xfmt_rmt_expect exp = { REMOTE_DADDR, REMOTE_INO, true, 0, 1000 };
 	struct fx_sink s = { 0 };
 	FX_SINK(sink, &s);
 	unsigned want = 0;
@@ -293,7 +293,7 @@ static void test_remote_corruptions(void **state)
 static void test_remote_values(void **state)
 {
 	uint8_t *blk = afx_load(&sym_remote_blk);
-	struct xfmt_symlink_expect exp = { REMOTE_DADDR, REMOTE_INO, true, 0, 1000 };
+	struct xfmt_rmt_expect exp = { REMOTE_DADDR, REMOTE_INO, true, 0, 1000 };
 	struct fx_sink s = { 0 };
 	FX_SINK(sink, &s);
 	uint32_t good = xfmt_get_le32(blk + 12);
@@ -365,7 +365,7 @@ static void test_assembly_mismatch(void **state)
 static void test_truncated_and_garbage(void **state)
 {
 	uint8_t *good = afx_load(&sym_remote_blk);
-	struct xfmt_symlink_expect exp = { REMOTE_DADDR, REMOTE_INO, true, 0, 1000 };
+	struct xfmt_rmt_expect exp = { REMOTE_DADDR, REMOTE_INO, true, 0, 1000 };
 	struct fx_sink s;
 	FX_SINK(sink, &s);
 	uint32_t seed = 7;
