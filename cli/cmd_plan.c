@@ -192,10 +192,7 @@ int xc_cmd_plan(const struct xc_cmd_plan_opts *o, FILE *out, FILE *errs)
 	if (code)
 		return code;
 	if (sum.refused) {
-		fprintf(errs, "xfsrecon: %s: the log is dirty and was not replayed: the newest metadata "
-			"changes are only in the journal.\nxfsrecon: a repair now would lose them; "
-			"without --no-replay they are replayed, --zero-log plans to discard them (as "
-			"xfs_repair -L does).  No plan written.\n", o->image);
+		xc_say_dirty_log_refused(errs, o->image, "No plan written.");
 		code = XC_EXIT_LEFT;
 		goto out;
 	}

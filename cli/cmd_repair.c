@@ -198,6 +198,14 @@ static int finish_report(const struct xc_cmd_repair_opts *o, const struct xa_ctx
 	return rc;
 }
 
+void xc_say_dirty_log_refused(FILE *errs, const char *image, const char *outcome)
+{
+	fprintf(errs, "xfsrecon: %s: the log is dirty and was not replayed: the newest metadata "
+		"changes are only in the journal.\nxfsrecon: a repair now would lose them; without "
+		"--no-replay they are replayed, --zero-log discards them (as xfs_repair -L does).  "
+		"%s\n", image, outcome);
+}
+
 int xc_repair_prepare(const struct xc_prepare_opts *o, struct xa_ctx *ctx, struct xr_plan *plan,
 		      struct xr_repair_summary *sum, FILE *errs)
 {
@@ -290,10 +298,7 @@ int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs)
 	if (code)
 		return code;
 	if (sum.refused) {
-		fprintf(errs, "xfsrecon: %s: the log is dirty and was not replayed: the newest metadata "
-			"changes are only in the journal.\nxfsrecon: repairing now would lose them; "
-			"without --no-replay they are replayed, --zero-log discards them (as xfs_repair "
-			"-L does).\n", o->image);
+		xc_say_dirty_log_refused(errs, o->image, "Nothing written.");
 		ri.result = "refused";
 		finish_report(o, &ctx, &plan, &sum, &ri, errs);
 		code = XC_EXIT_LEFT;

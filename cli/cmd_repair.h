@@ -57,4 +57,11 @@ struct xc_prepare_opts {
 int xc_repair_prepare(const struct xc_prepare_opts *o, struct xa_ctx *ctx, struct xr_plan *plan,
 		      struct xr_repair_summary *sum, FILE *errs);
 
+/*
+ * Tell why `repair` and `plan` stop on a dirty log that was not replayed:
+ * what a repair would lose and the two ways on; outcome ends the message
+ * ("No plan written.").
+ */
+void xc_say_dirty_log_refused(FILE *errs, const char *image, const char *outcome);
+
 #endif /* XC_CMD_REPAIR_H */

@@ -102,6 +102,17 @@ done < "$TMPD/kernel-sums.txt"
 if diff -q "$TMPD/kernel-tree.txt" "$TMPD/disk-tree.txt" > /dev/null; then
 	fail "--no-replay shows the replayed tree"
 fi
+# A repair or a plan without the journal's changes would lose them: both
+# refuse, say why and write nothing.
+for verb in repair plan; do
+	rm -f "$TMPD/refused.out"
+	"$XFSRECON" $verb --no-replay -o "$TMPD/refused.out" "$dirty" > /dev/null 2> "$TMPD/refused.txt"
+	rc=$?
+	[ $rc -eq 4 ] || fail "$verb --no-replay of a dirty log exits $rc, not 4"
+	grep -q 'log is dirty and was not replayed' "$TMPD/refused.txt" ||
+		fail "$verb --no-replay does not say why: $(cat "$TMPD/refused.txt")"
+	[ ! -e "$TMPD/refused.out" ] || fail "$verb --no-replay of a dirty log wrote its output"
+done
 
 "$XFSRECON" check --xml "$TMPD/check.xml" "$dirty" > "$TMPD/check.txt"
 rc=$?
