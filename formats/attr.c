@@ -636,17 +636,11 @@ void xfmt_attr_rmt_asm_init(struct xfmt_attr_rmt_asm *a, const struct xfmt_geom 
 			    uint64_t owner, uint32_t valuelen, uint8_t *out, size_t cap)
 {
 	memset(a, 0, sizeof(*a));
+	xfmt_rmt_cursor_init(&a->cur, g, owner,
+			     valuelen < XFMT_ATTR_VALUE_MAX ? valuelen : XFMT_ATTR_VALUE_MAX);
 	a->out = out;
 	a->cap = out ? cap : 0;
 	a->valuelen = valuelen;
-	a->want = valuelen < XFMT_ATTR_VALUE_MAX ? valuelen : XFMT_ATTR_VALUE_MAX;
-	a->owner = owner;
-	a->v5 = g->v5;
-}
-
-bool xfmt_attr_rmt_asm_done(const struct xfmt_attr_rmt_asm *a)
-{
-	return a->have >= a->want;
 }
 
 unsigned xfmt_attr_rmt_asm_add(struct xfmt_attr_rmt_asm *a, const uint8_t *buf, size_t len,
@@ -654,43 +648,40 @@ unsigned xfmt_attr_rmt_asm_add(struct xfmt_attr_rmt_asm *a, const uint8_t *buf, 
 			       const struct xprob_sink *sink)
 {
 	struct xfmt_rmt_expect exp;
-	size_t hdr = a->v5 ? XFMT_ATTR_RMT_HDR_LEN : 0;
+	size_t hdr = a->cur.v5 ? XFMT_ATTR_RMT_HDR_LEN : 0;
 	size_t avail = len > hdr ? len - hdr : 0;
-	uint32_t take;
+	uint32_t take, have = a->cur.have;
 	unsigned n;
 
-	if (xfmt_attr_rmt_asm_done(a))
+	if (xfmt_rmt_cursor_done(&a->cur))
 		return 0;
-	take = xfmt_rmt_expect_next(&exp, daddr, a->owner, a->have, a->want - a->have,
-				    xfmt_attr_rmt_space(g));
+	take = xfmt_rmt_cursor_next(&a->cur, daddr, xfmt_attr_rmt_space(g), &exp);
 	n = xfmt_attr_rmt_verify(buf, len, g, &exp, sink);
 	/*
 	 * Copy what the buffer holds, at most the caller's room.  A short
 	 * buffer still advances by a whole block's share (zeros where bytes
 	 * are missing), so the next block's bytes land at their own offset.
 	 */
-	if (a->have < a->cap) {
-		size_t room = a->cap - a->have, copy = take < avail ? take : avail;
+	if (have < a->cap) {
+		size_t room = a->cap - have, copy = take < avail ? take : avail;
 		size_t fill = take < room ? take : room;
 
 		if (copy > fill)
 			copy = fill;
-		memcpy(a->out + a->have, buf + hdr, copy);
-		memset(a->out + a->have + copy, 0, fill - copy);
+		memcpy(a->out + have, buf + hdr, copy);
+		memset(a->out + have + copy, 0, fill - copy);
 	}
-	a->have += take;
-	a->blocks++;
-	a->findings += n;
+	xfmt_rmt_cursor_advance(&a->cur, take, n);
 	return n;
 }
 
 unsigned xfmt_attr_rmt_asm_finish(struct xfmt_attr_rmt_asm *a, const struct xprob_sink *sink)
 {
-	if (a->have >= a->valuelen)
+	if (a->cur.have >= a->valuelen)
 		return 0;
-	a->findings++;
+	a->cur.findings++;
 	return (unsigned)xprob_emit_val(sink, XP_attrRmtIncomplete, "valuelen", 0, a->valuelen,
-					a->have);
+					a->cur.have);
 }
 
 /* ------------------------------------------------------ field tables */

@@ -307,23 +307,15 @@ unsigned xfmt_attr_rmt_verify(const uint8_t *buf, size_t len, const struct xfmt_
 
 /* Rebuilds a remote value from its blocks into a caller-owned buffer. */
 struct xfmt_attr_rmt_asm {
-	uint8_t *out;       /* caller's buffer, cap bytes */
+	struct xfmt_rmt_cursor cur;  /* want: min(valuelen, 64 KiB) */
+	uint8_t *out;                /* caller's buffer, cap bytes */
 	size_t   cap;
-	uint32_t valuelen;  /* from the leaf entry (at most 64 KiB is collected) */
-	uint32_t want;      /* min(valuelen, 64 KiB) */
-	uint32_t have;      /* bytes collected so far */
-	uint64_t owner;
-	bool     v5;
-	unsigned blocks;    /* blocks added */
-	unsigned findings;
+	uint32_t valuelen;           /* from the leaf entry */
 };
 
 /* Start collecting a value of valuelen bytes of inode owner into out[0..cap). */
 void xfmt_attr_rmt_asm_init(struct xfmt_attr_rmt_asm *a, const struct xfmt_geom *g,
 			    uint64_t owner, uint32_t valuelen, uint8_t *out, size_t cap);
-
-/* True once the whole value is collected. */
-bool xfmt_attr_rmt_asm_done(const struct xfmt_attr_rmt_asm *a);
 
 /*
  * Add the next value block (logical attr block valueblk + blocks so far,

@@ -44,17 +44,39 @@ int xfmt_rmt_hdr_encode(uint8_t *buf, size_t len, const struct xfmt_geom *g, uin
 	return 0;
 }
 
-uint32_t xfmt_rmt_expect_next(struct xfmt_rmt_expect *exp, uint64_t daddr, uint64_t owner,
-			      uint32_t have, uint32_t left, uint32_t space)
+void xfmt_rmt_cursor_init(struct xfmt_rmt_cursor *c, const struct xfmt_geom *g, uint64_t owner,
+			  uint32_t want)
 {
-	uint32_t take = left < space ? left : space;
+	memset(c, 0, sizeof(*c));
+	c->owner = owner;
+	c->want = want;
+	c->v5 = g->v5;
+}
+
+bool xfmt_rmt_cursor_done(const struct xfmt_rmt_cursor *c)
+{
+	return c->have >= c->want;
+}
+
+uint32_t xfmt_rmt_cursor_next(const struct xfmt_rmt_cursor *c, uint64_t daddr, size_t space,
+			      struct xfmt_rmt_expect *exp)
+{
+	uint32_t left = c->have < c->want ? c->want - c->have : 0;
+	uint32_t take = space < left ? (uint32_t)space : left;
 
 	exp->daddr = daddr;
-	exp->owner = owner;
+	exp->owner = c->owner;
 	exp->know_range = true;
-	exp->offset = have;
+	exp->offset = c->have;
 	exp->bytes = take;
 	return take;
+}
+
+void xfmt_rmt_cursor_advance(struct xfmt_rmt_cursor *c, uint32_t take, unsigned findings)
+{
+	c->have += take;
+	c->blocks++;
+	c->findings += findings;
 }
 
 unsigned xfmt_rmt_verify(const uint8_t *buf, size_t len, size_t block, const struct xfmt_geom *g,

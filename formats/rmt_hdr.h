@@ -58,12 +58,34 @@ struct xfmt_rmt_expect {
 };
 
 /*
- * The expectation for the next block of a payload read in order: have
- * bytes collected, left still wanted, space payload bytes per block.
- * Returns the bytes this block carries, min(left, space).
+ * Where the collection of a remote payload (an attribute value, a symlink
+ * target) stands: the blocks come in order, each carries the next
+ * min(bytes left, its space) bytes.
  */
-uint32_t xfmt_rmt_expect_next(struct xfmt_rmt_expect *exp, uint64_t daddr, uint64_t owner,
-			      uint32_t have, uint32_t left, uint32_t space);
+struct xfmt_rmt_cursor {
+	uint64_t owner;     /* the inode */
+	uint32_t want;      /* bytes to collect */
+	uint32_t have;      /* bytes collected so far */
+	bool     v5;        /* blocks carry a header */
+	unsigned blocks;    /* blocks added */
+	unsigned findings;  /* reported so far */
+};
+
+void xfmt_rmt_cursor_init(struct xfmt_rmt_cursor *c, const struct xfmt_geom *g, uint64_t owner,
+			  uint32_t want);
+
+/* True once want bytes are collected. */
+bool xfmt_rmt_cursor_done(const struct xfmt_rmt_cursor *c);
+
+/*
+ * The next block, read from daddr, with space payload bytes: the
+ * expectation its header must meet (*exp), and the bytes it carries.
+ */
+uint32_t xfmt_rmt_cursor_next(const struct xfmt_rmt_cursor *c, uint64_t daddr, size_t space,
+			      struct xfmt_rmt_expect *exp);
+
+/* Count a block added: take bytes, with its findings. */
+void xfmt_rmt_cursor_advance(struct xfmt_rmt_cursor *c, uint32_t take, unsigned findings);
 
 /*
  * What tells remote attribute blocks and remote symlink blocks apart: the

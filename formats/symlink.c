@@ -126,16 +126,10 @@ void xfmt_symlink_asm_init(struct xfmt_symlink_asm *a, const struct xfmt_geom *g
 			   uint64_t owner, uint64_t size)
 {
 	memset(a, 0, sizeof(*a));
-	a->size = size;
 	/* A hostile size never makes the copy leave target[]. */
-	a->want = size < XFMT_SYMLINK_MAXLEN ? (size_t)size : XFMT_SYMLINK_MAXLEN - 1;
-	a->owner = owner;
-	a->v5 = g->v5;
-}
-
-bool xfmt_symlink_asm_done(const struct xfmt_symlink_asm *a)
-{
-	return a->have >= a->want;
+	xfmt_rmt_cursor_init(&a->cur, g, owner,
+			     size < XFMT_SYMLINK_MAXLEN ? (uint32_t)size : XFMT_SYMLINK_MAXLEN - 1);
+	a->size = size;
 }
 
 unsigned xfmt_symlink_asm_add(struct xfmt_symlink_asm *a, const uint8_t *buf, size_t len,
@@ -143,22 +137,16 @@ unsigned xfmt_symlink_asm_add(struct xfmt_symlink_asm *a, const uint8_t *buf, si
 			      const struct xprob_sink *sink)
 {
 	struct xfmt_rmt_expect exp;
-	size_t take, space;
+	uint32_t take;
 	unsigned n;
 
-	if (xfmt_symlink_asm_done(a))
+	if (xfmt_rmt_cursor_done(&a->cur))
 		return 0;
-	space = xfmt_symlink_buf_space(len, a->v5);
-	/* want is under 1 KiB: a larger space only has to stay larger. */
-	take = xfmt_rmt_expect_next(&exp, daddr, a->owner, (uint32_t)a->have,
-				    (uint32_t)(a->want - a->have),
-				    space < UINT32_MAX ? (uint32_t)space : UINT32_MAX);
+	take = xfmt_rmt_cursor_next(&a->cur, daddr, xfmt_symlink_buf_space(len, a->cur.v5), &exp);
 	n = xfmt_symlink_rmt_verify(buf, len, g, &exp, sink);
 	if (take)
-		memcpy(a->target + a->have, buf + xfmt_symlink_payload_off(a->v5), take);
-	a->have += take;
-	a->buffers++;
-	a->findings += n;
+		memcpy(a->target + a->cur.have, buf + xfmt_symlink_payload_off(a->cur.v5), take);
+	xfmt_rmt_cursor_advance(&a->cur, take, n);
 	return n;
 }
 
@@ -166,11 +154,11 @@ unsigned xfmt_symlink_asm_finish(struct xfmt_symlink_asm *a, const struct xprob_
 {
 	unsigned n = check_size(a->size, sink);
 
-	if (a->have < a->want)
+	if (a->cur.have < a->cur.want)
 		n += (unsigned)xprob_emit_val(sink, XP_symTargetIncomplete, "core.size", 0,
-					      a->want, a->have);
-	n += check_nul(a->target, a->have, sink);
-	a->findings += n;
+					      a->cur.want, a->cur.have);
+	n += check_nul(a->target, a->cur.have, sink);
+	a->cur.findings += n;
 	return n;
 }
 

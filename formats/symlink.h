@@ -22,8 +22,8 @@
  *   EXTENTS: xfmt_symlink_asm_init(&a, g, ino, di_size); for each mapping
  *            of the data fork in file-offset order, read blockcount *
  *            blocksize bytes at its startblock and call xfmt_symlink_asm_add;
- *            stop when xfmt_symlink_asm_done; then xfmt_symlink_asm_finish.
- *            a.target[0..a.have) is the target (not NUL-terminated).
+ *            stop when xfmt_rmt_cursor_done(&a.cur); then xfmt_symlink_asm_finish.
+ *            a.target[0..a.cur.have) is the target (not NUL-terminated).
  * Facts: xfs-ondisk.md 8.4 (header layout) and 9.
  */
 #ifndef XFMT_SYMLINK_H
@@ -100,22 +100,14 @@ unsigned xfmt_symlink_map_verify(const struct xfmt_bmbt_rec *v, size_t n,
 
 /* Rebuilds a remote target from its buffers; no allocation. */
 struct xfmt_symlink_asm {
+	struct xfmt_rmt_cursor cur;  /* want: di_size, at most MAXLEN - 1 */
 	uint8_t  target[XFMT_SYMLINK_MAXLEN];
-	size_t   want;      /* bytes to collect: di_size, at most MAXLEN - 1 */
-	size_t   have;      /* bytes collected so far */
-	uint64_t size;      /* di_size as given */
-	uint64_t owner;
-	bool     v5;
-	unsigned buffers;   /* buffers added */
-	unsigned findings;  /* reported so far */
+	uint64_t size;               /* di_size as given */
 };
 
 /* Start assembling the target of inode owner whose di_size is size. */
 void xfmt_symlink_asm_init(struct xfmt_symlink_asm *a, const struct xfmt_geom *g,
 			   uint64_t owner, uint64_t size);
-
-/* True once want bytes are collected (further buffers are not needed). */
-bool xfmt_symlink_asm_done(const struct xfmt_symlink_asm *a);
 
 /*
  * Add the next buffer (len bytes read from daddr, one mapping of the data

@@ -109,7 +109,7 @@ static bool remote_target_holds(struct xr_rp *rp, uint64_t ino, uint64_t size,
 		return false;
 	xfmt_symlink_asm_init(&a, g, ino, size);
 	/* a target spans at most XFMT_SYMLINK_MAPS mappings, 1 KiB in all */
-	for (size_t i = 0; i < n && i < XFMT_SYMLINK_MAPS && !xfmt_symlink_asm_done(&a); i++) {
+	for (size_t i = 0; i < n && i < XFMT_SYMLINK_MAPS && !xfmt_rmt_cursor_done(&a.cur); i++) {
 		uint32_t nb = recs[i].blockcount < 4 ? (uint32_t)recs[i].blockcount : 4;
 		uint64_t byte = xfmt_geom_fsb_byte(g, recs[i].startblock);
 		size_t len = (size_t)nb << g->blocklog;
@@ -122,7 +122,7 @@ static bool remote_target_holds(struct xr_rp *rp, uint64_t ino, uint64_t size,
 	}
 	xfmt_symlink_asm_finish(&a, &sink);
 	free(buf);
-	return ok && ec.errors == 0 && a.have == size;
+	return ok && ec.errors == 0 && a.cur.have == size;
 }
 
 /* The blocks of recs become ino's (fork flags) for the AG rebuilds. */

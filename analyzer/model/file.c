@@ -285,7 +285,7 @@ int xa_symlink_target(struct xa_ctx *ctx, const struct xa_inode *ip, uint8_t *ou
 		xa_extents_release(&ex);
 		return XERR_NOMEM;
 	}
-	for (size_t i = 0; i < ex.n && i < XFMT_SYMLINK_MAPS && !xfmt_symlink_asm_done(&a); i++) {
+	for (size_t i = 0; i < ex.n && i < XFMT_SYMLINK_MAPS && !xfmt_rmt_cursor_done(&a.cur); i++) {
 		uint32_t nb = ex.v[i].blockcount < 4 ? ex.v[i].blockcount : 4;
 		uint64_t byte = xfmt_geom_fsb_byte(g, ex.v[i].startblock);
 		size_t n = (size_t)nb << g->blocklog;
@@ -302,7 +302,7 @@ int xa_symlink_target(struct xa_ctx *ctx, const struct xa_inode *ip, uint8_t *ou
 	xfmt_symlink_asm_finish(&a, sink);
 	free(buf);
 	xa_extents_release(&ex);
-	memcpy(out, a.target, a.have);
-	*len = a.have;
-	return a.have == a.want && a.want == ip->d.size ? 0 : XERR_FORMAT;
+	memcpy(out, a.target, a.cur.have);
+	*len = a.cur.have;
+	return a.cur.have == a.cur.want && a.cur.want == ip->d.size ? 0 : XERR_FORMAT;
 }

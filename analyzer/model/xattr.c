@@ -77,7 +77,7 @@ static int emit_remote(struct xwalk *w, const struct xfmt_attr_entry *e)
 	struct xa_xattr x;
 
 	xfmt_attr_rmt_asm_init(&a, g, w->ip->ino, e->valuelen, w->value, XFMT_ATTR_VALUE_MAX);
-	for (uint32_t k = 0; k < nblk && !xfmt_attr_rmt_asm_done(&a); k++) {
+	for (uint32_t k = 0; k < nblk && !xfmt_rmt_cursor_done(&a.cur); k++) {
 		struct xbuf *b = NULL;
 		uint64_t daddr;
 
@@ -97,8 +97,8 @@ static int emit_remote(struct xwalk *w, const struct xfmt_attr_entry *e)
 	x.name = e->name;
 	x.namelen = e->namelen;
 	x.value = w->value;
-	x.valuelen = a.have;
-	x.value_complete = a.have == e->valuelen;
+	x.valuelen = a.cur.have;
+	x.value_complete = a.cur.have == e->valuelen;
 	if (!x.value_complete)
 		*w->complete = false;
 	return w->fn(w->arg, &x);

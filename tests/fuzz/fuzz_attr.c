@@ -135,10 +135,10 @@ static void fuzz_rmt(const uint8_t *blocks, size_t nblocks, uint64_t owner, uint
 		}
 		xfmt_attr_rmt_verify(b, bs, g, &exp, &s->sink);
 		xfmt_attr_rmt_asm_add(&a, b, bs, h.blkno, g, &s->sink);
-		if (a.have > a.want || a.want > valuelen)
-			fz_fail("attr value assembly collected too much", a.have, a.want);
+		if (a.cur.have > a.cur.want || a.cur.want > valuelen)
+			fz_fail("attr value assembly collected too much", a.cur.have, a.cur.want);
 	}
-	fz_blackhole += xfmt_attr_rmt_asm_done(&a);
+	fz_blackhole += xfmt_rmt_cursor_done(&a.cur);
 	xfmt_attr_rmt_asm_finish(&a, &s->sink);
 }
 
@@ -180,10 +180,10 @@ static void fuzz_symlink_rmt(const uint8_t *blocks, size_t nblocks, uint64_t own
 		}
 		xfmt_symlink_rmt_verify(b, bs, g, &exp, &s->sink);
 		xfmt_symlink_asm_add(a, b, bs, h.blkno, g, &s->sink);
-		if (a->have > a->want || a->want >= XFMT_SYMLINK_MAXLEN)
-			fz_fail("symlink assembly collected too much", a->have, a->want);
+		if (a->cur.have > a->cur.want || a->cur.want >= XFMT_SYMLINK_MAXLEN)
+			fz_fail("symlink assembly collected too much", a->cur.have, a->cur.want);
 	}
-	fz_blackhole += xfmt_symlink_asm_done(a);
+	fz_blackhole += xfmt_rmt_cursor_done(&a->cur);
 	xfmt_symlink_asm_finish(a, &s->sink);
 	free(a);
 }

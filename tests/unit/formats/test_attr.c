@@ -806,16 +806,16 @@ static void test_rmt_assembles(void **state)
 	for (unsigned k = 1; k <= 17; k++) {
 		uint8_t *b = k == 1 ? first : k == 17 ? last : make_middle(first, k);
 
-		assert_false(xfmt_attr_rmt_asm_done(&a));
+		assert_false(xfmt_rmt_cursor_done(&a.cur));
 		assert_int_equal(xfmt_attr_rmt_asm_add(&a, b, 4096, RMT_FIRST_DADDR + (k - 1) * 8u,
 						       G5, &sink), 0);
 		if (k != 1 && k != 17)
 			free(b);
 	}
-	assert_true(xfmt_attr_rmt_asm_done(&a));
+	assert_true(xfmt_rmt_cursor_done(&a.cur));
 	assert_int_equal(xfmt_attr_rmt_asm_finish(&a, &sink), 0);
-	assert_int_equal(a.blocks, 17);
-	assert_int_equal(a.have, 65536);
+	assert_int_equal(a.cur.blocks, 17);
+	assert_int_equal(a.cur.have, 65536);
 	/* the value setfattr stored: 65536 'R' */
 	for (size_t i = 0; i < 65536; i++)
 		r += value[i] == 'R';
@@ -827,7 +827,7 @@ static void test_rmt_assembles(void **state)
 	xfmt_attr_rmt_asm_init(&a, G5, RMT_INO, 65536, small, 5000);
 	xfmt_attr_rmt_asm_add(&a, first, 4096, RMT_FIRST_DADDR, G5, &sink);
 	xfmt_attr_rmt_asm_add(&a, first, 4096, RMT_FIRST_DADDR + 8, G5, &sink);
-	assert_int_equal(a.have, 8080);
+	assert_int_equal(a.cur.have, 8080);
 	assert_int_equal(small[4999], 'R');
 	/* the second block is block 1 again: wrong offset and daddr */
 	assert_int_equal(fx_count(&s, XP_attrRmtMismatch, "hdr.offset"), 1);
@@ -957,7 +957,7 @@ static void test_v4(void **state)
 	xfmt_attr_rmt_asm_init(&a, G4, 131, 9000, value, sizeof(value));
 	for (unsigned k = 0; k < 3; k++)
 		assert_int_equal(xfmt_attr_rmt_asm_add(&a, rb, 4096, 112 + 8 * k, G4, &sink), 0);
-	assert_true(xfmt_attr_rmt_asm_done(&a));
+	assert_true(xfmt_rmt_cursor_done(&a.cur));
 	assert_int_equal(xfmt_attr_rmt_asm_finish(&a, &sink), 0);
 	for (size_t i = 0; i < sizeof(value); i++)
 		assert_int_equal(value[i], 'v');

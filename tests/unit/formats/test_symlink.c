@@ -176,18 +176,18 @@ static void test_remote_assembles(void **state)
 	build_target(want, 'L', 10);
 	assert_int_equal(strlen(want), 1000);
 	xfmt_symlink_asm_init(&a, G5, REMOTE_INO, 1000);
-	assert_false(xfmt_symlink_asm_done(&a));
+	assert_false(xfmt_rmt_cursor_done(&a.cur));
 	assert_int_equal(xfmt_symlink_asm_add(&a, blk, 4096, REMOTE_DADDR, G5, &sink), 0);
-	assert_true(xfmt_symlink_asm_done(&a));
+	assert_true(xfmt_rmt_cursor_done(&a.cur));
 	assert_int_equal(xfmt_symlink_asm_finish(&a, &sink), 0);
 	fx_dump(&s);
 	assert_int_equal(s.n, 0);
-	assert_int_equal(a.have, 1000);
-	assert_int_equal(a.buffers, 1);
+	assert_int_equal(a.cur.have, 1000);
+	assert_int_equal(a.cur.blocks, 1);
 	assert_memory_equal(a.target, want, 1000);
 	/* a further buffer is not needed and is ignored */
 	assert_int_equal(xfmt_symlink_asm_add(&a, blk, 4096, REMOTE_DADDR, G5, &sink), 0);
-	assert_int_equal(a.buffers, 1);
+	assert_int_equal(a.cur.blocks, 1);
 	free(blk);
 }
 
@@ -217,7 +217,7 @@ static void test_v4_remote(void **state)
 	xfmt_symlink_asm_init(&a, G4, V4_INO, d.size);
 	assert_int_equal(xfmt_symlink_asm_add(&a, blk, 4096, V4_DADDR, G4, &sink), 0);
 	assert_int_equal(xfmt_symlink_asm_finish(&a, &sink), 0);
-	assert_int_equal(a.have, 900);
+	assert_int_equal(a.cur.have, 900);
 	assert_memory_equal(a.target, want, 900);
 	assert_int_equal(s.n, 0);
 	free(ib);
@@ -341,7 +341,7 @@ static void test_assembly_mismatch(void **state)
 	assert_int_equal(fx_count(&s, XP_symNulInTarget, NULL), 1);
 	assert_int_equal(fx_find(&s, XP_symNulInTarget)->off, 1000);
 	assert_int_equal(s.n, 3);
-	assert_int_equal(a.have, 1023);
+	assert_int_equal(a.cur.have, 1023);
 
 	/* no buffer at all: incomplete */
 	reset(&s);
@@ -356,7 +356,7 @@ static void test_assembly_mismatch(void **state)
 	xfmt_symlink_asm_init(&a, G5, 999, 1000);
 	assert_int_equal(xfmt_symlink_asm_add(&a, blk, 4096, REMOTE_DADDR, G5, &sink), 1);
 	assert_int_equal(s.p[0].code, XP_symBadOwner);
-	assert_int_equal(a.findings, 1);
+	assert_int_equal(a.cur.findings, 1);
 	free(blk);
 }
 
@@ -384,8 +384,8 @@ static void test_truncated_and_garbage(void **state)
 		}
 		xfmt_symlink_asm_init(&a, G5, REMOTE_INO, 1000);
 		xfmt_symlink_asm_add(&a, b, len, REMOTE_DADDR, G5, &sink);
-		assert_true(a.have <= 1000);
-		assert_int_equal(a.have, len > 56 ? len - 56 : 0);
+		assert_true(a.cur.have <= 1000);
+		assert_int_equal(a.cur.have, len > 56 ? len - 56 : 0);
 		xfmt_symlink_asm_finish(&a, &sink);
 		xfmt_symlink_local_verify(b, len, 1000, &sink);
 		free(b);
@@ -406,7 +406,7 @@ static void test_truncated_and_garbage(void **state)
 		xfmt_symlink_asm_init(&a, G5, REMOTE_INO, (uint64_t)seed << 20);
 		for (int k = 0; k < 4; k++)
 			xfmt_symlink_asm_add(&a, b, len, REMOTE_DADDR, k ? G4 : G5, &sink);
-		assert_true(a.have < XFMT_SYMLINK_MAXLEN);
+		assert_true(a.cur.have < XFMT_SYMLINK_MAXLEN);
 		xfmt_symlink_asm_finish(&a, &sink);
 		xfmt_symlink_local_verify(b, len, seed, &sink);
 		free(b);
