@@ -405,6 +405,41 @@ out:
 	return rc;
 }
 
+/* Is ino, when it lies in this AG, inside a chunk the inode btree gave? */
+static bool ino_in_chunks(const struct xa_ctx *ctx, const struct xa_ag *ag, uint64_t ino)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t agino = xfmt_geom_ino_agino(g, ino);
+
+	if (ino == 0 || ino == XFS_NULLFSINO || xfmt_geom_ino_agno(g, ino) != ag->agno)
+		return true;
+	for (size_t i = 0; i < ag->nchunks; i++) {
+		const struct xa_ichunk *c = &ag->chunks[i];
+
+		if (agino >= c->startino && agino - c->startino < XFS_INODES_PER_CHUNK)
+			return !((c->holemask >> ((agino - c->startino) / 4)) & 1);
+	}
+	return false;
+}
+
+/*
+ * A damaged inode btree whose records hold another number of inodes than
+ * the AGI counts, or that leave out an inode the superblock names in this
+ * AG (the root, the realtime inodes): a leaf whose numrecs was cut or
+ * whose records were lost hides chunks that are there, and the inodes in
+ * them would be taken as free.  Its account of where inodes are is then
+ * no better than one with misplaced records.
+ */
+static bool inobt_contradicted(const struct xa_ctx *ctx, const struct xa_ag *ag)
+{
+	const struct xfmt_sb *sb = &ctx->sb;
+
+	if (ag->inodes != ag->agi.count || ag->free_inodes != ag->agi.freecount)
+		return true;
+	return !ino_in_chunks(ctx, ag, sb->rootino) || !ino_in_chunks(ctx, ag, sb->rbmino) ||
+	       !ino_in_chunks(ctx, ag, sb->rsumino);
+}
+
 static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 {
 	const struct xfmt_geom *g = &ctx->geom;
@@ -475,6 +510,9 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 			}
 		}
 	}
+	if (ag->agi_ok && ag->bt[XA_BT_INO].walked && ino_findings && ctx->own &&
+	    inobt_contradicted(ctx, ag))
+		chunk_damage = true;
 	/* A damaged inode btree that disagrees with a sound rmapbt about where
 	 * the inodes are: the rmapbt's account is taken, as for a lost one. */
 	if (ag->agi_ok && ag->bt[XA_BT_INO].walked && ino_findings && rmap_findings == 0 &&
