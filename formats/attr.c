@@ -572,22 +572,6 @@ void xfmt_attr_da_expect_init(struct xfmt_da_expect *exp, uint64_t daddr, uint64
 	exp->blk_hi = fork_end;
 }
 
-enum xfmt_attr_blk_kind xfmt_attr_block_kind(const uint8_t *buf, size_t len,
-					     const struct xfmt_geom *g)
-{
-	struct xfmt_da_blkinfo bi;
-
-	if (g->v5 && len >= 4 && xfmt_get_be32(buf) == XFS_ATTR3_RMT_MAGIC)
-		return XFMT_ATTR_BLK_RMT;
-	if (xfmt_da_blkinfo_decode(buf, len, g->v5, &bi) != 0)
-		return XFMT_ATTR_BLK_UNKNOWN;
-	if (bi.magic == (g->v5 ? XFS_ATTR3_LEAF_MAGIC : XFS_ATTR_LEAF_MAGIC))
-		return XFMT_ATTR_BLK_LEAF;
-	if (bi.magic == (g->v5 ? XFS_DA3_NODE_MAGIC : XFS_DA_NODE_MAGIC))
-		return XFMT_ATTR_BLK_NODE;
-	return XFMT_ATTR_BLK_UNKNOWN;
-}
-
 /* ------------------------------------------------------ remote values */
 
 uint32_t xfmt_attr_rmt_space(const struct xfmt_geom *g)

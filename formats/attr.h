@@ -11,7 +11,7 @@
  *     while (xfmt_attr_sf_next(&it, &e) == 1) use e.name/e.value.
  *   EXTENTS/BTREE: map the attr fork (bmap.h); logical attr block 0 is
  *     either a leaf (the whole list is in that one block) or a DA node root;
- *     xfmt_attr_block_kind() tells which.  From a node, follow `before`
+ *     xfmt_blk_classify() (block.h) tells which.  From a node, follow `before`
  *     pointers (xfmt_da_node_entry) down to the leftmost leaf, then leaf
  *     `forw` links.  In each leaf, for i < hdr.count, xfmt_attr_leaf_entry()
  *     gives the name and either the local value or, for a remote value, its
@@ -272,17 +272,6 @@ int xfmt_attr_leaf_lasthash(const uint8_t *buf, size_t len, const struct xfmt_ge
  */
 void xfmt_attr_da_expect_init(struct xfmt_da_expect *exp, uint64_t daddr, uint64_t owner,
 			      uint32_t dablk, int level, uint32_t fork_end);
-
-enum xfmt_attr_blk_kind {
-	XFMT_ATTR_BLK_UNKNOWN,
-	XFMT_ATTR_BLK_LEAF,    /* 0x3BEE (v5) / 0xFBEE (v4) */
-	XFMT_ATTR_BLK_NODE,    /* 0x3EBE (v5) / 0xFEBE (v4) */
-	XFMT_ATTR_BLK_RMT,     /* XARM header (v5 only; v4 values are raw) */
-};
-
-/* What an attr-fork block holds, judged by its magic for this filesystem version. */
-enum xfmt_attr_blk_kind xfmt_attr_block_kind(const uint8_t *buf, size_t len,
-					     const struct xfmt_geom *g);
 
 /* ------------------------------------------------------ remote values */
 

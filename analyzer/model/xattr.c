@@ -17,6 +17,7 @@
 #include "analyzer/model/file.h"
 #include "analyzer/model/u64set.h"
 #include "analyzer/scan/fork_walk.h"
+#include "formats/block.h"
 #include "formats/endian.h"
 
 struct xwalk {
@@ -207,8 +208,8 @@ static int tree_walk(struct xwalk *w)
 				xprob_emit_obs(vsink(w, "attr block"), XP_daBadSibling, "back", 4,
 					       bi.back);
 		}
-		switch (xfmt_attr_block_kind(b->data, b->len, g)) {
-		case XFMT_ATTR_BLK_LEAF: {
+		switch (xfmt_blk_classify(b->data, b->len, xfmt_blk_ver_of(g->v5))) {
+		case XFMT_BLK_ATTR_LEAF: {
 			uint32_t last = 0;
 			bool have = xfmt_attr_leaf_lasthash(b->data, b->len, g, &last) == 0;
 
@@ -218,7 +219,7 @@ static int tree_walk(struct xwalk *w)
 			rc = leaf_entries(w, b->data, b->len);
 			break;
 		}
-		case XFMT_ATTR_BLK_NODE: {
+		case XFMT_BLK_DA_NODE: {
 			struct xfmt_da_node_hdr nh;
 			unsigned max;
 

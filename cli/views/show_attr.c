@@ -171,20 +171,20 @@ int xc_show_attrblock(struct xc_show_run *s, const char *where, const uint8_t *b
 		      uint32_t fork_end)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
-	enum xfmt_attr_blk_kind k = xfmt_attr_block_kind(buf, len, g);
+	enum xfmt_blk_kind k = xfmt_blk_classify(buf, len, xfmt_blk_ver_of(g->v5));
 	struct xfmt_da_expect exp;
 	struct xfmt_rmt_expect rexp;
 	bool known = dablk != UINT32_MAX;
 
-	if (k == XFMT_ATTR_BLK_UNKNOWN && g->v5) {
+	if (k != XFMT_BLK_ATTR_LEAF && k != XFMT_BLK_DA_NODE && k != XFMT_BLK_ATTR_RMT && g->v5) {
 		fprintf(s->err, "xfsrecon: %s: magic 0x%08" PRIx32 " is not an attr block's\n",
 			where, len >= 4 ? xfmt_get_be32(buf) : 0);
 		return XERR_USAGE;
 	}
 	if (owner == 0)
-		owner = header_owner(g, buf, len, k == XFMT_ATTR_BLK_RMT ? XFMT_BLK_ATTR_RMT :
+		owner = header_owner(g, buf, len, k == XFMT_BLK_ATTR_RMT ? XFMT_BLK_ATTR_RMT :
 				     XFMT_BLK_ATTR_LEAF);
-	xc_so_begin(&s->o, k == XFMT_ATTR_BLK_LEAF ? "attr leaf" : k == XFMT_ATTR_BLK_NODE ?
+	xc_so_begin(&s->o, k == XFMT_BLK_ATTR_LEAF ? "attr leaf" : k == XFMT_BLK_DA_NODE ?
 		    "attr node" : "attr remote value", where, byte, g->blocksize);
 	if (len < g->blocksize) {
 		xc_so_note(&s->o, "only %zu of the block's %" PRIu32 " bytes could be read", len,
@@ -192,22 +192,22 @@ int xc_show_attrblock(struct xc_show_run *s, const char *where, const uint8_t *b
 		xc_so_end(&s->o);
 		return 0;
 	}
-	if (!known && k != XFMT_ATTR_BLK_RMT)
+	if (!known && k != XFMT_BLK_ATTR_RMT)
 		xc_so_note(&s->o, "shown without its inode: the checks that need the block's "
 			   "place in the attr fork are left out");
 	xfmt_attr_da_expect_init(&exp, byte >> XFS_BB_SHIFT, owner, dablk, -1, fork_end);
 	switch (k) {
-	case XFMT_ATTR_BLK_LEAF:
+	case XFMT_BLK_ATTR_LEAF:
 		xfmt_attr_leaf_verify(buf, len, g, &exp, xc_so_sink(&s->o));
 		/* The leaf verifier names an entry's field and gives its index. */
 		xc_so_items_by_key(&s->o);
 		leaf_body(s, buf, len);
 		break;
-	case XFMT_ATTR_BLK_NODE:
+	case XFMT_BLK_DA_NODE:
 		xfmt_da_node_verify(buf, len, g->blocksize, g, &exp, xc_so_sink(&s->o));
 		node_body(s, buf, len, xfmt_attr_node_hdr_fields_for(g->v5), "btree", g->blocksize);
 		break;
-	case XFMT_ATTR_BLK_RMT:
+	case XFMT_BLK_ATTR_RMT:
 		memset(&rexp, 0, sizeof(rexp));
 		rexp.daddr = byte >> XFS_BB_SHIFT;
 		rexp.owner = owner;
@@ -419,9 +419,9 @@ static const char *fork_form(struct xc_show_run *s, const struct xa_extents *ex)
 
 	if (attr_read(s, ex, 0, &b, &byte) != 0)
 		return form;
-	switch (xfmt_attr_block_kind(b->data, b->len, &s->ctx->geom)) {
-	case XFMT_ATTR_BLK_LEAF: form = "leaf (one leaf block holds every attribute)"; break;
-	case XFMT_ATTR_BLK_NODE: form = "node (a DA btree over leaf blocks)"; break;
+	switch (xfmt_blk_classify(b->data, b->len, xfmt_blk_ver_of(s->ctx->geom.v5))) {
+	case XFMT_BLK_ATTR_LEAF: form = "leaf (one leaf block holds every attribute)"; break;
+	case XFMT_BLK_DA_NODE: form = "node (a DA btree over leaf blocks)"; break;
 	default: form = "unknown (block 0 is neither a leaf nor a node)"; break;
 	}
 	xa_put(s->ctx, &b);

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "formats/attr.h"
+#include "formats/block.h"
 #include "formats/danode.h"
 #include "formats/endian.h"
 #include "formats/symlink.h"
@@ -79,7 +80,7 @@ static void fuzz_leaf(const uint8_t *buf, size_t len, uint64_t owner, uint32_t d
 	uint64_t daddr = 0;
 
 	fz_sweep_fields(xfmt_attr_leaf_hdr_fields_for(g->v5), buf, len);
-	fz_blackhole += (unsigned)xfmt_attr_block_kind(buf, len, g);
+	fz_blackhole += (unsigned)xfmt_blk_classify(buf, len, xfmt_blk_ver_of(g->v5));
 	if (xfmt_attr_leaf_hdr_decode(buf, len, g, &h) == 0) {
 		daddr = h.info.blkno;
 		for (unsigned i = 0; i < h.count && i <= len / 8; i++) {

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "formats/attr.h"
+#include "formats/block.h"
 #include "formats/crc32c.h"
 #include "formats/danode.h"
 #include "formats/dinode.h"
@@ -371,7 +372,7 @@ static void test_leaf_matches_xfs_db(void **state)
 
 	(void)state;
 	assert_fields(b, 4096, xfmt_attr_leaf_hdr_fields_for(true), want, 12);
-	assert_int_equal(xfmt_attr_block_kind(b, 4096, G5), XFMT_ATTR_BLK_LEAF);
+	assert_int_equal(xfmt_blk_classify(b, 4096, xfmt_blk_ver_of(G5->v5)), XFMT_BLK_ATTR_LEAF);
 	assert_int_equal(xfmt_attr_leaf_hdr_decode(b, 4096, G5, &h), 0);
 	assert_int_equal(h.info.magic, XFS_ATTR3_LEAF_MAGIC);
 	assert_int_equal(h.info.owner, LEAF_INO);
@@ -626,8 +627,8 @@ static void test_node_form(void **state)
 	};
 
 	(void)state;
-	assert_int_equal(xfmt_attr_block_kind(nb, 4096, G5), XFMT_ATTR_BLK_NODE);
-	assert_int_equal(xfmt_attr_block_kind(lb, 4096, G5), XFMT_ATTR_BLK_LEAF);
+	assert_int_equal(xfmt_blk_classify(nb, 4096, xfmt_blk_ver_of(G5->v5)), XFMT_BLK_DA_NODE);
+	assert_int_equal(xfmt_blk_classify(lb, 4096, xfmt_blk_ver_of(G5->v5)), XFMT_BLK_ATTR_LEAF);
 	/* the attr fork maps logical blocks 0..11 ([0,14,1] [1,13,1] [2,24,10]) */
 	xfmt_attr_da_expect_init(&exp, NODE_DADDR, NODE_INO, 0, 1, 12);
 	assert_int_equal(exp.blk_lo, 1);
@@ -759,7 +760,7 @@ static void test_rmt_blocks_match_xfs_db(void **state)
 	(void)state;
 	assert_fields(first, 4096, xfmt_attr3_rmt_hdr_fields, want1, 8);
 	assert_fields(last, 4096, xfmt_attr3_rmt_hdr_fields, want17, 8);
-	assert_int_equal(xfmt_attr_block_kind(first, 4096, G5), XFMT_ATTR_BLK_RMT);
+	assert_int_equal(xfmt_blk_classify(first, 4096, xfmt_blk_ver_of(G5->v5)), XFMT_BLK_ATTR_RMT);
 	assert_int_equal(xfmt_rmt_hdr_decode(last, 4096, &h), 0);
 	assert_int_equal(h.offset, 64640);
 	assert_int_equal(h.bytes, 896);
@@ -919,9 +920,9 @@ static void test_v4(void **state)
 	assert_int_equal(xfmt_get_be64(ib + d.afork_off + 8) >> 21, 13);
 
 	assert_fields(lb, 4096, xfmt_attr_leaf_hdr_fields_for(false), want, 7);
-	assert_int_equal(xfmt_attr_block_kind(lb, 4096, G4), XFMT_ATTR_BLK_LEAF);
+	assert_int_equal(xfmt_blk_classify(lb, 4096, xfmt_blk_ver_of(G4->v5)), XFMT_BLK_ATTR_LEAF);
 	/* a v5 leaf magic on a v4 filesystem is not a leaf */
-	assert_int_equal(xfmt_attr_block_kind(lb, 4096, G5), XFMT_ATTR_BLK_UNKNOWN);
+	assert_int_equal(xfmt_blk_classify(lb, 4096, xfmt_blk_ver_of(G5->v5)), XFMT_BLK_UNKNOWN);
 	assert_int_equal(xfmt_attr_leaf_hdr_decode(lb, 4096, G4, &h), 0);
 	assert_int_equal(h.hdr_len, 32);
 	assert_int_equal(h.freemap[0].base, 280);
@@ -1000,7 +1001,7 @@ static void test_truncated_and_garbage(void **state)
 			for (unsigned i = 0; i < 60; i++)
 				xfmt_attr_leaf_entry(l, len, &h, i, &e);
 		xfmt_attr_leaf_lasthash(l, len, G5, &hash);
-		xfmt_attr_block_kind(l, len, G5);
+		xfmt_blk_classify(l, len, XFMT_BLK_V5);
 		reset(&s);
 		assert_int_equal(xfmt_attr_rmt_verify(r, len, G5, &re, &sink), 1);
 		assert_int_equal(s.p[0].code, XP_attrRmtUnreadable);
