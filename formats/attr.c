@@ -13,18 +13,19 @@
 
 #include "formats/crc32c.h"
 #include "formats/dahash.h"
+#include "formats/dir2_layout.h"
 #include "formats/endian.h"
 #include "formats/sb.h"
 
 /* Shortform header and entry (xfs-ondisk.md 8.1). */
-#define SF_TOTSIZE 0
-#define SF_COUNT   2
-#define SF_PAD     3
-#define SFE_NAMELEN  0
-#define SFE_VALUELEN 1
-#define SFE_FLAGS    2
-_Static_assert(SF_PAD + 1 == XFMT_ATTR_SF_HDR_LEN, "shortform header is 4 bytes");
-_Static_assert(SFE_FLAGS + 1 == XFMT_ATTR_SF_ENTRY_HDR, "shortform entry header is 3 bytes");
+#define ASF_TOTSIZE 0
+#define ASF_COUNT   2
+#define ASF_PAD     3
+#define ASFE_NAMELEN  0
+#define ASFE_VALUELEN 1
+#define ASFE_FLAGS    2
+_Static_assert(ASF_PAD + 1 == XFMT_ATTR_SF_HDR_LEN, "shortform header is 4 bytes");
+_Static_assert(ASFE_FLAGS + 1 == XFMT_ATTR_SF_ENTRY_HDR, "shortform entry header is 3 bytes");
 
 /* Leaf header after the blkinfo: v5 offsets, then v4 (xfs-ondisk.md 8.2). */
 #define L5_COUNT     56
@@ -183,9 +184,9 @@ int xfmt_attr_sf_hdr_decode(const uint8_t *fork, size_t forksize, struct xfmt_at
 	memset(out, 0, sizeof(*out));
 	if (!fork || forksize < XFMT_ATTR_SF_HDR_LEN)
 		return -1;
-	out->totsize = xfmt_get_be16(fork + SF_TOTSIZE);
-	out->count = fork[SF_COUNT];
-	out->pad = fork[SF_PAD];
+	out->totsize = xfmt_get_be16(fork + ASF_TOTSIZE);
+	out->count = fork[ASF_COUNT];
+	out->pad = fork[ASF_PAD];
 	return 0;
 }
 
@@ -217,19 +218,19 @@ int xfmt_attr_sf_next(struct xfmt_attr_sf_iter *it, struct xfmt_attr_entry *out)
 		return -1;
 	}
 	p = it->fork + it->pos;
-	size = XFMT_ATTR_SF_ENTRY_HDR + (size_t)p[SFE_NAMELEN] + p[SFE_VALUELEN];
+	size = XFMT_ATTR_SF_ENTRY_HDR + (size_t)p[ASFE_NAMELEN] + p[ASFE_VALUELEN];
 	if (it->pos + size > it->end) {
 		it->count = it->idx;
 		return -1;
 	}
 	out->idx = it->idx;
-	out->flags = p[SFE_FLAGS];
+	out->flags = p[ASFE_FLAGS];
 	out->ns = xfmt_attr_ns_of(out->flags);
 	out->local = true;
 	out->incomplete = (out->flags & XFS_ATTR_INCOMPLETE) != 0;
-	out->namelen = p[SFE_NAMELEN];
+	out->namelen = p[ASFE_NAMELEN];
 	out->name = p + XFMT_ATTR_SF_ENTRY_HDR;
-	out->valuelen = p[SFE_VALUELEN];
+	out->valuelen = p[ASFE_VALUELEN];
 	out->value = out->name + out->namelen;
 	out->entsize = size;
 	it->pos += size;
@@ -248,11 +249,11 @@ unsigned xfmt_attr_sf_verify(const uint8_t *fork, size_t forksize, const struct 
 	int rc;
 
 	if (xfmt_attr_sf_hdr_decode(fork, forksize, &h) != 0)
-		return (unsigned)xprob_emit_val(sink, XP_attrSfBadTotsize, "hdr.totsize", SF_TOTSIZE,
+		return (unsigned)xprob_emit_val(sink, XP_attrSfBadTotsize, "hdr.totsize", ASF_TOTSIZE,
 						forksize, 0);
 	totsize_ok = h.totsize >= XFMT_ATTR_SF_HDR_LEN && h.totsize <= forksize;
 	if (!totsize_ok)
-		n += (unsigned)xprob_emit_val(sink, XP_attrSfBadTotsize, "hdr.totsize", SF_TOTSIZE,
+		n += (unsigned)xprob_emit_val(sink, XP_attrSfBadTotsize, "hdr.totsize", ASF_TOTSIZE,
 					      forksize, h.totsize);
 
 	xfmt_attr_sf_iter_init(&it, fork, forksize);
@@ -266,7 +267,7 @@ unsigned xfmt_attr_sf_verify(const uint8_t *fork, size_t forksize, const struct 
 	} else if (totsize_ok && it.pos != h.totsize) {
 		/* Entries end short of totsize: count or totsize is wrong. */
 		n += (unsigned)xprob_emit_val(sink, XP_attrSfSizeMismatch, "hdr.totsize",
-					      SF_TOTSIZE, it.pos, h.totsize);
+					      ASF_TOTSIZE, it.pos, h.totsize);
 	}
 	return n;
 }
@@ -407,10 +408,10 @@ static unsigned leaf_check_hdr(const struct xfmt_attr_leaf_hdr *h, const struct 
 
 	/* Block 0 is a leaf only when it is the only block of the fork. */
 	if (exp->dablk == 0 && h->info.forw)
-		n += (unsigned)xprob_emit_obs(sink, XP_attrLeafBadSibling, "hdr.info.forw", 0,
+		n += (unsigned)xprob_emit_obs(sink, XP_attrLeafBadSibling, "hdr.info.forw", DA_FORW,
 					      h->info.forw);
 	if (exp->dablk == 0 && h->info.back)
-		n += (unsigned)xprob_emit_obs(sink, XP_attrLeafBadSibling, "hdr.info.back", 4,
+		n += (unsigned)xprob_emit_obs(sink, XP_attrLeafBadSibling, "hdr.info.back", DA_BACK,
 					      h->info.back);
 	if (h->pad1)
 		n += (unsigned)xprob_emit_obs(sink, XP_attrLeafNonzeroPad, "hdr.pad1",
@@ -674,14 +675,14 @@ unsigned xfmt_attr_rmt_asm_finish(struct xfmt_attr_rmt_asm *a, const struct xpro
 	{ .name = (n), .off = (o), .size = (s), .kind = (k), .v5only = (v5), .doc = (d) }
 
 const struct xfmt_field xfmt_attr3_leaf_hdr_fields[] = {
-	AF("hdr.info.hdr.forw", 0, 4, XFK_UINT, 0, "next leaf (logical attr block), 0 = none"),
-	AF("hdr.info.hdr.back", 4, 4, XFK_UINT, 0, "previous leaf, 0 = none"),
-	AF("hdr.info.hdr.magic", 8, 2, XFK_HEX, 0, "0x3bee: v5 attr leaf"),
+	AF("hdr.info.hdr.forw", DA_FORW, 4, XFK_UINT, 0, "next leaf (attr block), 0 = none"),
+	AF("hdr.info.hdr.back", DA_BACK, 4, XFK_UINT, 0, "previous leaf, 0 = none"),
+	AF("hdr.info.hdr.magic", DA_MAGIC, 2, XFK_HEX, 0, "0x3bee: v5 attr leaf"),
 	AF("hdr.info.crc", XFMT_ATTR_CRC_OFF, 4, XFK_CRC, 1, "CRC32c of the whole block"),
-	AF("hdr.info.bno", 16, 8, XFK_UINT, 1, "daddr (512-byte sector) where this block lives"),
-	AF("hdr.info.lsn", 24, 8, XFK_LSN, 1, "log sequence number of the last write"),
-	AF("hdr.info.uuid", 32, 16, XFK_UUID, 1, "filesystem metadata uuid"),
-	AF("hdr.info.owner", 48, 8, XFK_UINT, 1, "inode whose attr fork holds this block"),
+	AF("hdr.info.bno", DA_BLKNO, 8, XFK_UINT, 1, "daddr (512-byte sector) of this block"),
+	AF("hdr.info.lsn", DA_LSN, 8, XFK_LSN, 1, "log sequence number of the last write"),
+	AF("hdr.info.uuid", DA_UUID, 16, XFK_UUID, 1, "filesystem metadata uuid"),
+	AF("hdr.info.owner", DA_OWNER, 8, XFK_UINT, 1, "inode whose attr fork holds this block"),
 	AF("hdr.count", L5_COUNT, 2, XFK_UINT, 0, "entries in this leaf"),
 	AF("hdr.usedbytes", L5_USEDBYTES, 2, XFK_UINT, 0, "bytes of name/value structures"),
 	AF("hdr.firstused", L5_FIRSTUSED, 2, XFK_UINT, 0, "lowest name/value offset (0 = 65536)"),
@@ -690,9 +691,9 @@ const struct xfmt_field xfmt_attr3_leaf_hdr_fields[] = {
 };
 
 const struct xfmt_field xfmt_attr_leaf_hdr_fields[] = {
-	AF("hdr.info.forw", 0, 4, XFK_UINT, 0, "next leaf (logical attr block), 0 = none"),
-	AF("hdr.info.back", 4, 4, XFK_UINT, 0, "previous leaf, 0 = none"),
-	AF("hdr.info.magic", 8, 2, XFK_HEX, 0, "0xfbee: v4 attr leaf"),
+	AF("hdr.info.forw", DA_FORW, 4, XFK_UINT, 0, "next leaf (logical attr block), 0 = none"),
+	AF("hdr.info.back", DA_BACK, 4, XFK_UINT, 0, "previous leaf, 0 = none"),
+	AF("hdr.info.magic", DA_MAGIC, 2, XFK_HEX, 0, "0xfbee: v4 attr leaf"),
 	AF("hdr.count", L4_COUNT, 2, XFK_UINT, 0, "entries in this leaf"),
 	AF("hdr.usedbytes", L4_USEDBYTES, 2, XFK_UINT, 0, "bytes of name/value structures"),
 	AF("hdr.firstused", L4_FIRSTUSED, 2, XFK_UINT, 0, "lowest name/value offset"),
@@ -718,34 +719,26 @@ const struct xfmt_field xfmt_attr3_rmt_hdr_fields[] = {
 	XFMT_FIELD_END
 };
 
-/* Node header: the DA blkinfo, then be16 count, be16 level (danode.h). */
-#define NH4_COUNT XFMT_DA_BLKINFO_V4
-#define NH4_LEVEL (XFMT_DA_BLKINFO_V4 + 2)
-#define NH5_COUNT XFMT_DA_BLKINFO_V5
-#define NH5_LEVEL (XFMT_DA_BLKINFO_V5 + 2)
-_Static_assert(NH4_LEVEL + 2 == XFMT_DA_NODE_HDR_V4, "v4 node header is 16 bytes");
-_Static_assert(NH5_LEVEL + 2 + 4 == XFMT_DA_NODE_HDR_V5, "v5 node header is 64 bytes");
-
 const struct xfmt_field xfmt_attr3_node_hdr_fields[] = {
-	AF("hdr.info.hdr.forw", 0, 4, XFK_UINT, 0, "next node at this level (attr block, 0 = none)"),
-	AF("hdr.info.hdr.back", 4, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
-	AF("hdr.info.hdr.magic", 8, 2, XFK_HEX, 0, "0x3ebe: v5 DA node"),
+	AF("hdr.info.hdr.forw", DA_FORW, 4, XFK_UINT, 0, "next node at this level, 0 = none"),
+	AF("hdr.info.hdr.back", DA_BACK, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
+	AF("hdr.info.hdr.magic", DA_MAGIC, 2, XFK_HEX, 0, "0x3ebe: v5 DA node"),
 	AF("hdr.info.crc", XFMT_DA_CRC_OFF, 4, XFK_CRC, 1, "CRC32c of the whole block"),
-	AF("hdr.info.bno", 16, 8, XFK_UINT, 1, "daddr (512-byte sector) where this block lives"),
-	AF("hdr.info.lsn", 24, 8, XFK_LSN, 1, "log sequence number of the last write"),
-	AF("hdr.info.uuid", 32, 16, XFK_UUID, 1, "filesystem metadata uuid"),
-	AF("hdr.info.owner", 48, 8, XFK_UINT, 1, "inode whose attr fork holds this tree"),
-	AF("hdr.count", NH5_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
-	AF("hdr.level", NH5_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
+	AF("hdr.info.bno", DA_BLKNO, 8, XFK_UINT, 1, "daddr (512-byte sector) of this block"),
+	AF("hdr.info.lsn", DA_LSN, 8, XFK_LSN, 1, "log sequence number of the last write"),
+	AF("hdr.info.uuid", DA_UUID, 16, XFK_UUID, 1, "filesystem metadata uuid"),
+	AF("hdr.info.owner", DA_OWNER, 8, XFK_UINT, 1, "inode whose attr fork holds this tree"),
+	AF("hdr.count", N5_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
+	AF("hdr.level", N5_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
 	XFMT_FIELD_END
 };
 
 const struct xfmt_field xfmt_attr_node_hdr_fields[] = {
-	AF("hdr.info.forw", 0, 4, XFK_UINT, 0, "next node at this level (attr block, 0 = none)"),
-	AF("hdr.info.back", 4, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
-	AF("hdr.info.magic", 8, 2, XFK_HEX, 0, "0xfebe: v4 DA node"),
-	AF("hdr.count", NH4_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
-	AF("hdr.level", NH4_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
+	AF("hdr.info.forw", DA_FORW, 4, XFK_UINT, 0, "next node at this level, 0 = none"),
+	AF("hdr.info.back", DA_BACK, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
+	AF("hdr.info.magic", DA_MAGIC, 2, XFK_HEX, 0, "0xfebe: v4 DA node"),
+	AF("hdr.count", N4_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
+	AF("hdr.level", N4_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
 	XFMT_FIELD_END
 };
 
@@ -755,7 +748,7 @@ const struct xfmt_field *xfmt_attr_node_hdr_fields_for(bool v5)
 }
 
 const struct xfmt_field xfmt_attr_sf_hdr_fields[] = {
-	AF("hdr.totsize", SF_TOTSIZE, 2, XFK_UINT, 0, "bytes of the whole list, header included"),
-	AF("hdr.count", SF_COUNT, 1, XFK_UINT, 0, "attributes in the list"),
+	AF("hdr.totsize", ASF_TOTSIZE, 2, XFK_UINT, 0, "bytes of the whole list, header included"),
+	AF("hdr.count", ASF_COUNT, 1, XFK_UINT, 0, "attributes in the list"),
 	XFMT_FIELD_END
 };

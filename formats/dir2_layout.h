@@ -1,6 +1,6 @@
 /*
  * dir2_layout.h - byte offsets inside directory and DA btree blocks
- * (xfs-ondisk.md 7.2-7.6), shared by the decoders (danode.c, dir2.c,
+ * (xfs-ondisk.md 7.2-7.6), shared by the decoders (danode.c, attr.c, dir2.c,
  * dir2_data.c, dir2_leaf.c, dir2_node.c, dir2_sf.c), the encoder
  * (dir2_build.c, dir2_build_index.c) and the block registry.  As with
  * dinode_layout.h, not for use outside formats/: everything else reads the
