@@ -14,6 +14,7 @@
 #include "formats/btrec.h"
 #include "formats/crc32c.h"
 #include "formats/dinode_layout.h"
+#include "formats/dir2.h"
 #include "formats/endian.h"
 
 _Static_assert(DI_NEXT_UNLINKED + 4 == XFMT_DINODE_V2_CORE, "v2 core is 100 bytes");
@@ -487,6 +488,12 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadOnlink, "core.onlink", DI_ONLINK,
 					      d->onlink);
 	if (d->size & (1ull << 63))
+		n += (unsigned)xprob_emit_obs(sink, XP_inoBadSize, "core.size", DI_SIZE, d->size);
+	/* A directory's blocks past its data space are its index (leaf,
+	 * nodes, free blocks): its size never reaches them (xfs_repair's
+	 * "directory inode has bad size"). */
+	else if (type == XFMT_S_IFDIR && d->size > XFS_DIR2_LEAF_OFFSET &&
+		 (d->format == XFS_DINODE_FMT_EXTENTS || d->format == XFS_DINODE_FMT_BTREE))
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadSize, "core.size", DI_SIZE, d->size);
 	/* A device, FIFO or socket holds no data: its size is 0. */
 	if ((type == XFMT_S_IFCHR || type == XFMT_S_IFBLK || type == XFMT_S_IFIFO ||

@@ -25,6 +25,7 @@
 #include "formats/btree.h"
 #include "formats/crc32c.h"
 #include "formats/dinode_enc.h"
+#include "formats/dir2.h"
 #include "formats/endian.h"
 #include "formats/symlink.h"
 #include "reconstruct/plan.h"
@@ -125,6 +126,8 @@ struct verdict {
 	bool     fix_times;      /* legacy nanoseconds out of range */
 	bool     tidy_core;      /* version byte or di_onlink the verifier refuses */
 	bool     zero_size;      /* a device, FIFO or socket with a size */
+	bool     dir_size;       /* a directory whose size reaches past its data space */
+	uint64_t size;           /* ... set to the end of its data blocks */
 	bool     set_nextents;   /* an extent count that cannot be: 0 beside a device or
 				  * inline data, the sound records of an overflowing fork */
 	uint64_t nextents;
@@ -167,6 +170,17 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	if (f->p.code == XP_inoBadSize && (f->p.has & XPROB_HAS_EXPECTED) && f->p.expected == 0) {
 		v->zero_size = true;
 		return;
+	}
+	/* The size alone is wrong: the data blocks say what it is
+	 * (xfs_repair clears the directory and orphans its children). */
+	if (f->p.code == XP_inoBadSize && (f->p.has & XPROB_HAS_OBSERVED) &&
+	    f->p.observed > XFS_DIR2_LEAF_OFFSET && (f->p.has & XPROB_HAS_INO)) {
+		const struct xa_irec *r = xa_irec_find(ctx, f->p.ino);
+
+		if (r && (r->mode & XFMT_S_IFMT) == XFMT_S_IFDIR) {
+			v->dir_size = true;
+			return;
+		}
 	}
 	/* A count the verifier can say the truth of: 0 beside a device or
 	 * inline data, the sound records of a fork the count overflows. */
@@ -529,6 +543,40 @@ static bool fix_root_keys(struct xr_rp *rp, uint8_t *buf, const struct xfmt_dino
 	return changed;
 }
 
+/*
+ * The size a directory's data space gives it: the end of its last mapping
+ * below the leaf offset, in whole directory blocks; 0 if it has none or its
+ * data fork cannot be read whole.
+ */
+static uint64_t dir_data_end(struct xa_ctx *ctx, uint64_t ino)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	uint64_t leafblk = XFS_DIR2_LEAF_OFFSET >> g->blocklog, end = 0;
+	struct xa_extents ex = { 0 };
+	struct xa_inode ip;
+
+	if (xa_inode_read(ctx, ino, &ip) != 0)
+		return 0;
+	if (xa_extents_load(ctx, &ip, XA_DATA_FORK, &ex) == 0 && ex.complete) {
+		for (size_t i = 0; i < ex.n; i++) {
+			uint64_t s = ex.v[i].startoff, e = s + ex.v[i].blockcount;
+
+			if (s >= leafblk)
+				continue;
+			if (e > leafblk)
+				e = leafblk;
+			if (e > end)
+				end = e;
+		}
+	}
+	xa_extents_release(&ex);
+	xa_inode_release(&ip);
+	end <<= g->blocklog;
+	if (g->dirblksize)
+		end = (end + g->dirblksize - 1) / g->dirblksize * g->dirblksize;
+	return end;
+}
+
 static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		      const struct ino_fi *grp, size_t n)
 {
@@ -557,7 +605,8 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 				v->fix_flags ? " invalid flag bits and size hints cleared;" : "",
 				v->fix_times ? " timestamps mended;" : "",
 				v->tidy_core ? " version and onlink set as the filesystem writes them;" : "",
-				v->zero_size ? " size set to 0;" : "",
+				v->zero_size ? " size set to 0;" : v->dir_size ? " directory size set to "
+							  "the end of its data blocks;" : "",
 				v->set_nextents || v->set_anextents ? " extent count set to what the fork "
 								     "holds;" : "",
 				v->drop_attr ? " damaged attribute fork emptied;" : "",
@@ -614,6 +663,8 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		fix_root_keys(rp, buf, &d);
 	if (v->zero_size)
 		xfmt_dinode_put_size(buf, 0);
+	if (v->dir_size)
+		xfmt_dinode_put_size(buf, v->size);
 	if (v->set_nextents)
 		xfmt_dinode_put_nextents(buf, &d, v->nextents);
 	if (v->set_anextents && !v->drop_attr)
@@ -621,7 +672,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	/* Only block checksums to fix: the inode itself stays as it is. */
 	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
 	    v->fix_magic || v->set_reflink || v->zero_pads || v->fix_flags || v->fix_times ||
-	    v->tidy_core || v->zero_size || v->set_nextents || v->set_anextents ||
+	    v->tidy_core || v->zero_size || v->dir_size || v->set_nextents || v->set_anextents ||
 	    v->fix_root_keys) {
 		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 		rc = rp_write_inode(rp, action, ino, buf);
@@ -711,6 +762,10 @@ int rp_plan_inodes(struct xr_rp *rp)
 			vd.set_nblocks = true;
 			vd.nblocks = vd.nblocks_floor;
 		}
+		if (vd.dir_size && !vd.clear) {
+			vd.size = dir_data_end(ctx, v[i].ino);
+			vd.clear = vd.size == 0;
+		}
 		if (vd.fix_symlink && !vd.clear) {
 			bool ok;
 
@@ -725,7 +780,7 @@ int rp_plan_inodes(struct xr_rp *rp)
 			rc = clear_inode(rp, v[i].ino, v + i, j - i, slot_was_free(ctx, v[i].ino));
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
 			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads ||
-			 vd.fix_flags || vd.fix_times || vd.tidy_core || vd.zero_size ||
+			 vd.fix_flags || vd.fix_times || vd.tidy_core || vd.zero_size || vd.dir_size ||
 			 vd.set_nextents || vd.set_anextents || vd.fix_symlink || vd.fix_root_keys)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;

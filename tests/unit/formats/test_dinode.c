@@ -768,6 +768,8 @@ static void test_format_and_fork_checks(void **state)
 
 static void e_size63(uint8_t *b) { b[56] |= 0x80; }
 static void e_size0(uint8_t *b) { xfmt_put_be64(b + 56, 0); }
+static void e_size_leafoff(uint8_t *b) { xfmt_put_be64(b + 56, 1ull << 35); }
+static void e_size_past_leafoff(uint8_t *b) { xfmt_put_be64(b + 56, (1ull << 35) + 1); }
 static void e_nblocks0(uint8_t *b) { xfmt_put_be64(b + 64, 0); }
 static void e_nblocks5(uint8_t *b) { xfmt_put_be64(b + 64, 5); }
 static void e_onlink(uint8_t *b) { xfmt_put_be16(b + 6, 1); }
@@ -785,6 +787,11 @@ static void test_size_count_link_checks(void **state)
 	assert_int_equal(corrupt("root", e_size0, true, NULL, &r), 1);
 	expect_only(&r, XP_inoBadSize, "core.size");
 	assert_int_equal(r.p[0].observed, 0);
+	/* A directory's size ends at most where its index (leaf offset, 32 GiB) begins. */
+	assert_int_equal(corrupt("dir_btree", e_size_leafoff, true, NULL, &r), 0);
+	assert_int_equal(corrupt("dir_btree", e_size_past_leafoff, true, NULL, &r), 1);
+	expect_only(&r, XP_inoBadSize, "core.size");
+	assert_int_equal(r.p[0].observed, (1ull << 35) + 1);
 	/* nblocks below the extent count, and blocks without extents */
 	assert_int_equal(corrupt("prealloc", e_nblocks0, true, NULL, &r), 1);
 	expect_only(&r, XP_inoBadNblocks, "core.nblocks");
