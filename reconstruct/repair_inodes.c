@@ -171,10 +171,12 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 		v->zero_size = true;
 		return;
 	}
-	/* The size alone is wrong: the data blocks say what it is
-	 * (xfs_repair clears the directory and orphans its children). */
-	if (f->p.code == XP_inoBadSize && (f->p.has & XPROB_HAS_OBSERVED) &&
-	    f->p.observed > XFS_DIR2_LEAF_OFFSET && (f->p.has & XPROB_HAS_INO)) {
+	/* A directory whose size alone is wrong (past its data space, or not
+	 * the one block of a block-form directory): its data blocks say what
+	 * it is (xfs_repair clears the first and leaves the second). */
+	if (f->p.code == XP_inoBadSize && (f->p.has & XPROB_HAS_INO) &&
+	    (f->p.has & XPROB_HAS_OBSERVED) &&
+	    (f->p.observed > XFS_DIR2_LEAF_OFFSET || (f->p.has & XPROB_HAS_EXPECTED))) {
 		const struct xa_irec *r = xa_irec_find(ctx, f->p.ino);
 
 		if (r && (r->mode & XFMT_S_IFMT) == XFMT_S_IFDIR) {

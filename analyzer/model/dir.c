@@ -481,6 +481,17 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 	if (!ex.complete)
 		*complete = false;
 	block_form = is_block_form(ctx, &ex);
+	/* The kernel takes such a directory for block form only with the
+	 * size of one block (xfs_dir2_isblock): any other size makes every
+	 * lookup in it fail as corrupt.  A size of 0 is the inode's own
+	 * finding. */
+	if (verify && block_form && dir->d.size != 0 && dir->d.size != g->dirblksize) {
+		verify->loc.has = XPROB_HAS_INO;
+		verify->loc.ino = dir->ino;
+		verify->loc.what = "directory";
+		xprob_emit_val(&verify->sink, XP_inoBadSize, "core.size", 0, g->dirblksize,
+			       dir->d.size);
+	}
 	blk = malloc(g->dirblksize);
 	if (!blk) {
 		xa_extents_release(&ex);
