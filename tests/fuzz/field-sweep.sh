@@ -14,7 +14,8 @@
 #   --timeout S        limit of every command (default 120 s)
 #   --mount            count files by loop-mounting both outputs read-only
 #                      (needs root; images the kernel will not mount fall
-#                      back to `xfsrecon ls -R`)
+#                      back to `xfsrecon ls -R`), and judge ours by the
+#                      kernel too (class kernel-refuses below)
 #   --cases FILE       run the cases of FILE (lines of a case list, as
 #                      --list writes them) instead of the matrix
 #   --list             write the case list (DIR/run.tsv) and stop
@@ -57,6 +58,9 @@
 #     unclean-output  xfs_repair -n does not call OURS clean (or repair wrote
 #                     none) while it calls THEIRS clean
 #     fewer-files     OURS keeps fewer of the clean image's paths than THEIRS
+#     kernel-refuses  (--mount) the kernel mounts the clean image but not
+#                     OURS, or a walk of OURS meets read errors ("Structure
+#                     needs cleaning"): damage xfs_repair -n may not see
 # Results: DIR/cases/KEY.res (one TSV line, written when the case ends, so
 # an interrupted run resumes), DIR/cases/KEY.txt (what xfs_repair -n said
 # on C and on OURS, the findings of check, the repair's last lines) for
@@ -184,6 +188,16 @@ EOF
 		comm -13 "$w/ours.kept" "$w/theirs.kept" > "$w/lost"
 		reason="$reason ours keeps $files_ours paths, xfs_repair $files_theirs (first lost: $(head -n 1 "$w/lost" | tr '\t' ' '));"
 	fi
+	if [ "$mount" = 1 ] && [ -f "$w/ours.img.kernel" ]; then
+		_k=$(cat "$w/ours.img.kernel")
+		case $_k in
+		ok | n/a) ;;
+		*)
+			classes="$classes kernel-refuses"
+			reason="$reason the kernel on ours: $_k;"
+			;;
+		esac
+	fi
 	classes=$(echo $classes | tr ' ' ',')
 	result=pass
 	if [ -n "$classes" ]; then
@@ -239,14 +253,26 @@ xr_says() {
 }
 
 # kept IMG IMAGE MNT: how many paths of the clean IMAGE are paths in IMG.
+# With --mount, IMG.kernel says what the kernel made of IMG: "ok", "n/a"
+# (it does not mount the clean image either), "unmountable", or "N read
+# errors" and the first of them.
 kept() {
 	_paths=""
 	if [ "$mount" = 1 ]; then
 		mkdir -p "$3"
 		if mount -o ro,loop,norecovery "$1" "$3" 2> /dev/null; then
-			(cd "$3" && find . -mindepth 1 | sed 's/^\.//') > "$1.paths"
+			(cd "$3" && find . -mindepth 1 2> "$1.finderr" | sed 's/^\.//') > "$1.paths"
 			umount "$3"
 			_paths=$1.paths
+			if [ -s "$1.finderr" ]; then
+				echo "$(wc -l < "$1.finderr") read errors, first: $(head -n 1 "$1.finderr" | sed "s|$3||")" > "$1.kernel"
+			else
+				echo ok > "$1.kernel"
+			fi
+		elif [ "$(base_mounts "$2" "$3")" = yes ]; then
+			echo unmountable > "$1.kernel"
+		else
+			echo n/a > "$1.kernel"
 		fi
 	fi
 	if [ -z "$_paths" ]; then
@@ -254,6 +280,21 @@ kept() {
 		_paths=$1.paths
 	fi
 	sort -u "$_paths" | comm -12 - "$out/base/$2.paths" | wc -l
+}
+
+# base_mounts IMAGE MNT: does the kernel mount the clean IMAGE (yes/no),
+# asked once per sweep directory.
+base_mounts() {
+	if [ ! -f "$out/base/$1.mounts" ]; then
+		if mount -o ro,loop,norecovery "$out/base/$1.img" "$2" 2> /dev/null; then
+			umount "$2"
+			echo yes > "$out/base/$1.mounts.$$"
+		else
+			echo no > "$out/base/$1.mounts.$$"
+		fi
+		mv "$out/base/$1.mounts.$$" "$out/base/$1.mounts"
+	fi
+	cat "$out/base/$1.mounts"
 }
 
 # ---------------------------------------------------------------- the matrix
@@ -560,21 +601,21 @@ summarize() {
 		if ($14 == "0") { tclean++; if ($12 != "0") ounclean++ }
 	}
 	END {
-		split("crash hang missed-detection unclean-output fewer-files", co, " ")
-		printf "%-30s %6s %5s %5s %5s %6s %6s %5s %5s %6s %6s %6s %6s %6s\n", "structure", "cases", "noop", "nofz", "pass", "fail", "known", "crash", "hang", "missed", "unclean", "fewer", "better", "more"
+		split("crash hang missed-detection unclean-output fewer-files kernel-refuses", co, " ")
+		printf "%-30s %6s %5s %5s %5s %6s %6s %5s %5s %6s %6s %6s %6s %6s %6s\n", "structure", "cases", "noop", "nofz", "pass", "fail", "known", "crash", "hang", "missed", "unclean", "fewer", "kernel", "better", "more"
 		ns = 0
 		for (s in st) names[++ns] = s
 		for (i = 2; i <= ns; i++) for (j = i; j > 1 && names[j - 1] > names[j]; j--) { t = names[j]; names[j] = names[j - 1]; names[j - 1] = t }
 		for (i = 1; i <= ns; i++) {
 			s = names[i]
-			printf "%-30s %6d %5d %5d %5d %6d %6d %5d %5d %6d %6d %6d %6d %6d\n", s, n[s], res[s, "noop"], res[s, "nofuzz"], res[s, "pass"], res[s, "fail"], res[s, "known"], cl[s, "crash"], cl[s, "hang"], cl[s, "missed-detection"], cl[s, "unclean-output"], cl[s, "fewer-files"], bets[s], mores[s]
+			printf "%-30s %6d %5d %5d %5d %6d %6d %5d %5d %6d %6d %6d %6d %6d %6d\n", s, n[s], res[s, "noop"], res[s, "nofuzz"], res[s, "pass"], res[s, "fail"], res[s, "known"], cl[s, "crash"], cl[s, "hang"], cl[s, "missed-detection"], cl[s, "unclean-output"], cl[s, "fewer-files"], cl[s, "kernel-refuses"], bets[s], mores[s]
 		}
-		printf "%-30s %6d %5d %5d %5d %6d %6d %5d %5d %6d %6d %6d %6d %6d\n", "total", tot, rt["noop"], rt["nofuzz"], rt["pass"], rt["fail"], rt["known"], ct["crash"], ct["hang"], ct["missed-detection"], ct["unclean-output"], ct["fewer-files"], bet, more
+		printf "%-30s %6d %5d %5d %5d %6d %6d %5d %5d %6d %6d %6d %6d %6d %6d\n", "total", tot, rt["noop"], rt["nofuzz"], rt["pass"], rt["fail"], rt["known"], ct["crash"], ct["hang"], ct["missed-detection"], ct["unclean-output"], ct["fewer-files"], ct["kernel-refuses"], bet, more
 		print ""
 		printf "damage xfs_repair -n saw: %d cases; check detected %d of them (%.1f%% missed)\n", real, det, real ? 100 * (real - det) / real : 0
 		printf "xfs_repair'"'"'s output clean: %d cases; ours not clean in %d of them (%.1f%%)\n", tclean, ounclean, tclean ? 100 * ounclean / tclean : 0
 		printf "cases failing (first class / any class): "
-		for (i = 1; i <= 5; i++) printf "%s %d/%d  ", co[i], ct[co[i]], anyc[co[i]]
+		for (i = 1; i <= 6; i++) printf "%s %d/%d  ", co[i], ct[co[i]], anyc[co[i]]
 		print ""
 		printf "better: our output clean, xfs_repair'"'"'s not: %d; more: we keep more paths: %d\n", bet, more
 		print ""
@@ -585,7 +626,7 @@ summarize() {
 		for (i = 1; i <= ng && i <= 25; i++) {
 			split(gs[i], sf, "\t")
 			k = ""
-			for (q = 1; q <= 5; q++) if (gc[gs[i], co[q]]) k = k (k == "" ? "" : ",") co[q] "=" gc[gs[i], co[q]]
+			for (q = 1; q <= 6; q++) if (gc[gs[i], co[q]]) k = k (k == "" ? "" : ",") co[q] "=" gc[gs[i], co[q]]
 			printf "%4d  %-18s %-26s %s\n      e.g. %s\n", grp[gs[i]], sf[1], sf[2], k, substr(why[gs[i]], 1, 200)
 		}
 	}' "$out/matrix.tsv" > "$out/summary.txt"
