@@ -126,7 +126,7 @@ static int store(const struct xc_cmd_plan_opts *o, struct xa_ctx *ctx, const str
 	}
 	rc = collect(ctx, plan, pc, payload);
 	if (rc) {
-		snprintf(err, errlen, "%s: reading the bytes to be replaced: %s", o->image,
+		snprintf(err, errlen, "%s: reading the bytes to be replaced: %s", o->prep.image,
 			 xerr_str(rc));
 		goto out;
 	}
@@ -174,7 +174,7 @@ out:
 
 int xc_cmd_plan(const struct xc_cmd_plan_opts *o, FILE *out, FILE *errs)
 {
-	struct xc_prepare_opts po = { 0 };
+	struct xc_prepare_opts po = o->prep;  /* a plan hashes nothing */
 	struct xr_repair_summary sum;
 	struct xr_plan plan;
 	struct xa_ctx ctx;
@@ -183,16 +183,11 @@ int xc_cmd_plan(const struct xc_cmd_plan_opts *o, FILE *out, FILE *errs)
 	char err[512] = "", hex[65];
 	int rc, code;
 
-	po.image = o->image;
-	po.io = o->io;
-	po.zero_log = o->zero_log;
-	po.no_replay = o->no_replay;
-	po.progress = o->progress;
 	code = xc_repair_prepare(&po, &ctx, &plan, &sum, errs);
 	if (code)
 		return code;
 	if (sum.refused) {
-		xc_say_dirty_log_refused(errs, o->image, "No plan written.");
+		xc_say_dirty_log_refused(errs, o->prep.image, "No plan written.");
 		code = XC_EXIT_LEFT;
 		goto out;
 	}
@@ -441,13 +436,9 @@ int xc_run_plan(const struct xc_command *cmd, const struct xc_args *a)
 		fprintf(stderr, "xfsrecon: plan needs -o PLAN\n");
 		return XC_EXIT_USAGE;
 	}
-	po.image = a->words[1];
-	po.io = &a->io;
+	xc_prepare_opts_from_args(&po.prep, a);
 	po.out = a->out;
 	po.force = xc_has(a, XC_OPT_FORCE);
-	po.zero_log = xc_has(a, XC_OPT_ZERO_LOG);
-	po.no_replay = xc_has(a, XC_OPT_NO_REPLAY);
-	po.progress = xc_has(a, XC_OPT_PROGRESS);
 	po.quiet = xc_has(a, XC_OPT_QUIET);
 	return xc_cmd_plan(&po, stdout, stderr);
 }

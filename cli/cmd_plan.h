@@ -12,17 +12,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-struct ximg_open_opts;
+#include "cli/cmd_repair.h"
 
 struct xc_cmd_plan_opts {
-	const char *image;
-	const struct ximg_open_opts *io;
+	struct xc_prepare_opts prep;  /* a zero_log plan clears the log */
 	const char *out;          /* the plan file to write (required) */
 	bool        force;        /* replace an existing plan file */
-	bool        zero_log;     /* discard a dirty log (the plan then clears it) */
-	bool        no_replay;    /* do not replay a dirty log (it is then refused
-	                             unless zero_log) */
-	bool        progress;
 	bool        quiet;        /* only the summary line */
 };
 

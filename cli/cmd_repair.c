@@ -206,6 +206,16 @@ void xc_say_dirty_log_refused(FILE *errs, const char *image, const char *outcome
 		"%s\n", image, outcome);
 }
 
+void xc_prepare_opts_from_args(struct xc_prepare_opts *po, const struct xc_args *a)
+{
+	memset(po, 0, sizeof(*po));
+	po->image = a->words[1];
+	po->io = &a->io;
+	po->zero_log = xc_has(a, XC_OPT_ZERO_LOG);
+	po->no_replay = xc_has(a, XC_OPT_NO_REPLAY);
+	po->progress = xc_has(a, XC_OPT_PROGRESS);
+}
+
 int xc_repair_prepare(const struct xc_prepare_opts *o, struct xa_ctx *ctx, struct xr_plan *plan,
 		      struct xr_repair_summary *sum, FILE *errs)
 {
@@ -288,17 +298,13 @@ int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs)
 	int rc, code;
 
 	memset(&ri, 0, sizeof(ri));
-	po.image = o->image;
-	po.io = o->io;
-	po.zero_log = o->zero_log;
-	po.no_replay = o->no_replay;
-	po.progress = o->progress;
+	po = o->prep;
 	po.hash = !o->dry_run || o->report;
 	code = xc_repair_prepare(&po, &ctx, &plan, &sum, errs);
 	if (code)
 		return code;
 	if (sum.refused) {
-		xc_say_dirty_log_refused(errs, o->image, "Nothing written.");
+		xc_say_dirty_log_refused(errs, o->prep.image, "Nothing written.");
 		ri.result = "refused";
 		finish_report(o, &ctx, &plan, &sum, &ri, errs);
 		code = XC_EXIT_LEFT;
@@ -324,7 +330,7 @@ int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs)
 		struct xr_output_opts oo = { 0 };
 
 		oo.force = o->force;
-		if (o->progress || bar.tty) {
+		if (o->prep.progress || bar.tty) {
 			oo.progress = copy_progress;
 			oo.progress_arg = &bar;
 		}
@@ -384,15 +390,11 @@ int xc_run_repair(const struct xc_command *cmd, const struct xc_args *a)
 		fprintf(stderr, "xfsrecon: repair needs -o OUT (or --dry-run)\n");
 		return XC_EXIT_USAGE;
 	}
-	ro.image = a->words[1];
-	ro.io = &a->io;
+	xc_prepare_opts_from_args(&ro.prep, a);
 	ro.out = a->out;
 	ro.report = a->report;
 	ro.force = xc_has(a, XC_OPT_FORCE);
 	ro.dry_run = xc_has(a, XC_OPT_DRY_RUN);
-	ro.zero_log = xc_has(a, XC_OPT_ZERO_LOG);
-	ro.no_replay = xc_has(a, XC_OPT_NO_REPLAY);
-	ro.progress = xc_has(a, XC_OPT_PROGRESS);
 	ro.quiet = xc_has(a, XC_OPT_QUIET);
 	ro.verbose = xc_has(a, XC_OPT_VERBOSE);
 	return xc_cmd_repair(&ro, stdout, stderr);

@@ -10,18 +10,27 @@
 #include <stdio.h>
 
 struct ximg_open_opts;
+struct xc_args;
 
-struct xc_cmd_repair_opts {
+/* What `repair` and `plan` share: the input and how to plan it. */
+struct xc_prepare_opts {
 	const char *image;
 	const struct ximg_open_opts *io;
+	bool        zero_log;     /* discard a dirty log */
+	bool        no_replay;    /* do not replay a dirty log */
+	bool        progress;     /* progress on stderr */
+	bool        hash;         /* compute the input's SHA-256 (ctx->sha256) */
+};
+
+/* Fill what the command line says of those (image, io, log, progress). */
+void xc_prepare_opts_from_args(struct xc_prepare_opts *po, const struct xc_args *a);
+
+struct xc_cmd_repair_opts {
+	struct xc_prepare_opts prep;  /* hash is set by the command */
 	const char *out;          /* OUT (required unless dry_run) */
 	const char *report;       /* XML report path, or NULL */
 	bool        force;        /* overwrite an existing OUT */
 	bool        dry_run;      /* print the plan, write nothing */
-	bool        zero_log;     /* discard a dirty log */
-	bool        no_replay;    /* do not replay a dirty log (it is then refused
-	                             unless zero_log discards it) */
-	bool        progress;     /* progress on stderr */
 	bool        quiet;        /* only the summary line */
 	bool        verbose;      /* also each action's findings and every write */
 };
@@ -33,16 +42,6 @@ int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs);
 struct xa_ctx;
 struct xr_plan;
 struct xr_repair_summary;
-
-/* What `repair` and `plan` share: the input and how to plan it. */
-struct xc_prepare_opts {
-	const char *image;
-	const struct ximg_open_opts *io;
-	bool        zero_log;     /* discard a dirty log */
-	bool        no_replay;    /* do not replay a dirty log */
-	bool        progress;     /* progress on stderr */
-	bool        hash;         /* compute the input's SHA-256 (ctx->sha256) */
-};
 
 /*
  * The one planner path of `repair` and `plan` (so that applying a stored
