@@ -172,6 +172,13 @@ static void verify_index_block(struct xa_ctx *ctx, const struct xa_inode *dir,
 
 		verify->loc.what = "directory leaf";
 		xfmt_dir2_leaf_verify(blk, g->dirblksize, g, &exp, leaf1, &verify->sink);
+		/* A leaf-form directory's one leaf sits at the leaf offset
+		 * (xfs_dir2_leaf_lookup reads it there): elsewhere, as a
+		 * mapping's startoff gone astray leaves it, the kernel and
+		 * xfs_repair find no leaf at all. */
+		if (leaf1 && da != xfmt_dir2_leaf_firstda(g))
+			xprob_emit_val(&verify->sink, XP_dirLeafMisplaced, NULL, 0,
+				       xfmt_dir2_leaf_firstda(g), da);
 	}
 	xa_note_meta_lsn(ctx, blk, g->dirblksize, &verify->loc);
 }
