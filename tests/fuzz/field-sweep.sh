@@ -183,7 +183,7 @@ EOF
 		classes="$classes fewer-files"
 		for _i in ours theirs; do
 			sort -u "$w/$_i.img.paths" 2> /dev/null |
-				comm -12 - "$out/base/$image.paths" > "$w/$_i.kept"
+				comm -12 - "$(cat "$w/$_i.img.base" 2> /dev/null || echo /dev/null)" > "$w/$_i.kept"
 		done
 		comm -13 "$w/ours.kept" "$w/theirs.kept" > "$w/lost"
 		reason="$reason ours keeps $files_ours paths, xfs_repair $files_theirs (first lost: $(head -n 1 "$w/lost" | tr '\t' ' '));"
@@ -252,42 +252,52 @@ xr_says() {
 	printf '%s' "$_l" | tr '\t' ' ' | cut -c1-200
 }
 
-# kept IMG IMAGE MNT: how many paths of the clean IMAGE are paths in IMG.
-# With --mount, IMG.kernel says what the kernel made of IMG: "ok", "n/a"
-# (it does not mount the clean image either), "unmountable", or "N read
-# errors" and the first of them.
+# kept IMG IMAGE MNT: how many paths of the clean IMAGE are paths in IMG;
+# IMG.paths lists IMG's, IMG.base names the list of the clean image's they
+# are compared with (a walk of a mount lists raw names, `ls -R` escapes
+# them: each is compared with a list made the same way).  With --mount,
+# IMG.kernel says what the kernel made of IMG: "ok", "n/a" (it does not
+# mount the clean image either), "unmountable", or "N read errors" and the
+# first of them.  Mounts are nouuid: parallel cases mount copies of one
+# image, and the kernel refuses a second filesystem with a UUID already
+# mounted.
 kept() {
 	_paths=""
-	if [ "$mount" = 1 ]; then
+	echo "$out/base/$2.paths" > "$1.base"
+	if [ "$mount" = 1 ] && [ "$(base_mounts "$2" "$3")" = yes ]; then
 		mkdir -p "$3"
-		if mount -o ro,loop,norecovery "$1" "$3" 2> /dev/null; then
+		if mount -o ro,loop,norecovery,nouuid "$1" "$3" 2> /dev/null; then
 			(cd "$3" && find . -mindepth 1 2> "$1.finderr" | sed 's/^\.//') > "$1.paths"
 			umount "$3"
 			_paths=$1.paths
+			echo "$out/base/$2.kpaths" > "$1.base"
 			if [ -s "$1.finderr" ]; then
 				echo "$(wc -l < "$1.finderr") read errors, first: $(head -n 1 "$1.finderr" | sed "s|$3||")" > "$1.kernel"
 			else
 				echo ok > "$1.kernel"
 			fi
-		elif [ "$(base_mounts "$2" "$3")" = yes ]; then
-			echo unmountable > "$1.kernel"
 		else
-			echo n/a > "$1.kernel"
+			echo unmountable > "$1.kernel"
 		fi
+	elif [ "$mount" = 1 ]; then
+		echo n/a > "$1.kernel"
 	fi
 	if [ -z "$_paths" ]; then
 		timeout "$tlimit" "$XFSRECON" ls -R "$1" / > "$1.paths" 2> /dev/null
 		_paths=$1.paths
 	fi
-	sort -u "$_paths" | comm -12 - "$out/base/$2.paths" | wc -l
+	sort -u "$_paths" | comm -12 - "$(cat "$1.base")" | wc -l
 }
 
 # base_mounts IMAGE MNT: does the kernel mount the clean IMAGE (yes/no),
-# asked once per sweep directory.
+# asked once per sweep directory; if so, its walk is IMAGE.kpaths.
 base_mounts() {
 	if [ ! -f "$out/base/$1.mounts" ]; then
-		if mount -o ro,loop,norecovery "$out/base/$1.img" "$2" 2> /dev/null; then
+		mkdir -p "$2"
+		if mount -o ro,loop,norecovery,nouuid "$out/base/$1.img" "$2" 2> /dev/null; then
+			(cd "$2" && find . -mindepth 1 2> /dev/null | sed 's/^\.//') | sort -u > "$out/base/$1.kpaths.$$"
 			umount "$2"
+			mv "$out/base/$1.kpaths.$$" "$out/base/$1.kpaths"
 			echo yes > "$out/base/$1.mounts.$$"
 		else
 			echo no > "$out/base/$1.mounts.$$"

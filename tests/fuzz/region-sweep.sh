@@ -163,7 +163,7 @@ entries() {
 # mount_ro IMG DIR: the kernel mounts IMG read-only (norecovery: a dirty log
 # is not replayed into it)
 mount_ro() {
-	mkdir -p "$2" && timeout 60 mount -o loop,ro,norecovery "$1" "$2" < /dev/null > /dev/null 2>&1
+	mkdir -p "$2" && timeout 60 mount -o loop,ro,norecovery,nouuid "$1" "$2" < /dev/null > /dev/null 2>&1
 }
 
 # ---------------------------------------------------------------- disasters

@@ -115,7 +115,7 @@ echo "kept $kept intact files, $(grep -c '<loss ' "$S/r.xml") listed with lost b
 
 if [ "$(id -u)" -eq 0 ] && [ -e /dev/loop-control ] && command -v mount >/dev/null; then
 	mkdir "$S/mnt"
-	if mount -o ro,loop "$S/out.img" "$S/mnt" 2> "$S/mnt.err"; then
+	if mount -o ro,loop,nouuid "$S/out.img" "$S/mnt" 2> "$S/mnt.err"; then
 		n=$(ls "$S/mnt" | wc -l)
 		umount "$S/mnt"
 		[ "$n" -eq 21 ] || fail "the kernel lists $n names in OUT's root"
