@@ -444,7 +444,7 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	struct xa_walk w;
-	size_t rmap_findings = SIZE_MAX, ino_findings = 0;
+	size_t rmap_findings = SIZE_MAX, ino_findings = 0, ino_errors = 0;
 	bool chunk_damage = false;
 	int rc;
 
@@ -489,6 +489,9 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 			return rc;
 		sum_store(&ag->bt[XA_BT_INO], &w, ag->agi.root);
 		ino_findings = ctx->findings.count - before;
+		for (size_t i = before; i < ctx->findings.count; i++)
+			if (xprob_severity_of(ctx->findings.items[i].p.code) == XSEV_ERROR)
+				ino_errors++;
 		chunk_damage = chunk_position_damaged(ctx, before);
 		if (xfmt_geom_has_finobt(g)) {
 			struct fino_state fs = { 0 };
@@ -510,7 +513,7 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 			}
 		}
 	}
-	if (ag->agi_ok && ag->bt[XA_BT_INO].walked && ino_findings && ctx->own &&
+	if (ag->agi_ok && ag->bt[XA_BT_INO].walked && ino_errors && ctx->own &&
 	    inobt_contradicted(ctx, ag))
 		chunk_damage = true;
 	/* A damaged inode btree that disagrees with a sound rmapbt about where
