@@ -73,8 +73,8 @@ struct xfmt_blk_row {
 	enum xfmt_blk_owner owner;
 	int      btnum;          /* enum xfmt_btnum for btree blocks, else -1 */
 	const char *verifier;    /* the kernel's verifier of this kind */
-	/* Its header field table for a version (xfs_db's names), or NULL. */
-	const struct xfmt_field *(*fields)(bool v5);
+	/* Its header field table for each version (xfs_db's names), or NULL. */
+	const struct xfmt_field *fields_v4, *fields_v5;
 };
 
 /* The row of kind k (the UNKNOWN row for anything out of range). */

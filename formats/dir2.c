@@ -252,25 +252,25 @@ unsigned xfmt_dir3_blkhdr_verify(const uint8_t *buf, size_t len, const struct xf
 	DF(p ".bestfree[2].offset", (base) + 8, 2, XFK_HEX, 0, "third largest unused region: offset"), \
 	DF(p ".bestfree[2].length", (base) + 10, 2, XFK_HEX, 0, "third largest unused region: length")
 
-static const struct xfmt_field dir3_block_fields[] = {
+const struct xfmt_field xfmt_dir3_block_hdr_fields[] = {
 	DIR3_HDR_FIELDS("bhdr", "0x58444233 (XDB3): single-block directory"),
 	BESTFREE_FIELDS("bhdr", BH_END),
 	XFMT_FIELD_END
 };
 
-static const struct xfmt_field dir3_data_fields[] = {
+const struct xfmt_field xfmt_dir3_data_hdr_fields[] = {
 	DIR3_HDR_FIELDS("dhdr", "0x58444433 (XDD3): directory data block"),
 	BESTFREE_FIELDS("dhdr", BH_END),
 	XFMT_FIELD_END
 };
 
-static const struct xfmt_field dir2_block_fields[] = {
+const struct xfmt_field xfmt_dir2_block_hdr_fields[] = {
 	DF("bhdr.magic", BH_MAGIC, 4, XFK_HEX, 0, "0x58443242 (XD2B): v4 single-block directory"),
 	BESTFREE_FIELDS("bhdr", 4),
 	XFMT_FIELD_END
 };
 
-static const struct xfmt_field dir2_data_fields[] = {
+const struct xfmt_field xfmt_dir2_data_hdr_fields[] = {
 	DF("dhdr.magic", BH_MAGIC, 4, XFK_HEX, 0, "0x58443244 (XD2D): v4 directory data block"),
 	BESTFREE_FIELDS("dhdr", 4),
 	XFMT_FIELD_END
@@ -279,12 +279,12 @@ static const struct xfmt_field dir2_data_fields[] = {
 const struct xfmt_field *xfmt_dir2_data_fields(bool v5, bool block_form)
 {
 	if (v5)
-		return block_form ? dir3_block_fields : dir3_data_fields;
-	return block_form ? dir2_block_fields : dir2_data_fields;
+		return block_form ? xfmt_dir3_block_hdr_fields : xfmt_dir3_data_hdr_fields;
+	return block_form ? xfmt_dir2_block_hdr_fields : xfmt_dir2_data_hdr_fields;
 }
 
 /* Leaf header: blkinfo (danode.h layout), then count, stale (and v5 pad). */
-static const struct xfmt_field dir3_leaf_fields[] = {
+const struct xfmt_field xfmt_dir3_leaf_hdr_fields[] = {
 	DF("lhdr.info.hdr.forw", 0, 4, XFK_UINT, 0, "next leafN block (fork block, 0 = none)"),
 	DF("lhdr.info.hdr.back", 4, 4, XFK_UINT, 0, "previous leafN block (0 = none)"),
 	DF("lhdr.info.hdr.magic", 8, 2, XFK_HEX, 0, "0x3df1 leaf1 (leaf form) or 0x3dff leafN (node form)"),
@@ -298,7 +298,7 @@ static const struct xfmt_field dir3_leaf_fields[] = {
 	XFMT_FIELD_END
 };
 
-static const struct xfmt_field dir2_leaf_fields[] = {
+const struct xfmt_field xfmt_dir2_leaf_hdr_fields[] = {
 	DF("lhdr.info.forw", 0, 4, XFK_UINT, 0, "next leafN block (fork block, 0 = none)"),
 	DF("lhdr.info.back", 4, 4, XFK_UINT, 0, "previous leafN block (0 = none)"),
 	DF("lhdr.info.magic", 8, 2, XFK_HEX, 0, "0xd2f1 leaf1 (leaf form) or 0xd2ff leafN (node form)"),
@@ -309,10 +309,10 @@ static const struct xfmt_field dir2_leaf_fields[] = {
 
 const struct xfmt_field *xfmt_dir2_leaf_fields(bool v5)
 {
-	return v5 ? dir3_leaf_fields : dir2_leaf_fields;
+	return v5 ? xfmt_dir3_leaf_hdr_fields : xfmt_dir2_leaf_hdr_fields;
 }
 
-static const struct xfmt_field dir3_free_fields[] = {
+const struct xfmt_field xfmt_dir3_free_hdr_fields[] = {
 	DIR3_HDR_FIELDS("fhdr", "0x58444633 (XDF3): free-index block"),
 	DF("fhdr.firstdb", 48, 4, XFK_UINT, 0, "first data block whose free space this block records"),
 	DF("fhdr.nvalid", 52, 4, XFK_UINT, 0, "bests[] slots in use"),
@@ -320,7 +320,7 @@ static const struct xfmt_field dir3_free_fields[] = {
 	XFMT_FIELD_END
 };
 
-static const struct xfmt_field dir2_free_fields[] = {
+const struct xfmt_field xfmt_dir2_free_hdr_fields[] = {
 	DF("fhdr.magic", 0, 4, XFK_HEX, 0, "0x58443246 (XD2F): v4 free-index block"),
 	DF("fhdr.firstdb", 4, 4, XFK_UINT, 0, "first data block whose free space this block records"),
 	DF("fhdr.nvalid", 8, 4, XFK_UINT, 0, "bests[] slots in use"),
@@ -330,7 +330,7 @@ static const struct xfmt_field dir2_free_fields[] = {
 
 const struct xfmt_field *xfmt_dir2_free_fields(bool v5)
 {
-	return v5 ? dir3_free_fields : dir2_free_fields;
+	return v5 ? xfmt_dir3_free_hdr_fields : xfmt_dir2_free_hdr_fields;
 }
 
 const struct xfmt_field xfmt_dir2_block_tail_fields[] = {

@@ -483,6 +483,12 @@ unsigned xfmt_dir2_free_verify(const uint8_t *buf, size_t len, const struct xfmt
  *   shortform: u3.sfdir3.hdr.count, .i8count, .parent.i4 / .parent.i8
  *     ("u." on v4 inodes, "sfdir2" without FTYPE)
  */
+/* Header fields of data, block, leaf and free blocks: v5 (dir3), v4 (dir2). */
+extern const struct xfmt_field xfmt_dir3_block_hdr_fields[], xfmt_dir2_block_hdr_fields[];
+extern const struct xfmt_field xfmt_dir3_data_hdr_fields[], xfmt_dir2_data_hdr_fields[];
+extern const struct xfmt_field xfmt_dir3_leaf_hdr_fields[], xfmt_dir2_leaf_hdr_fields[];
+extern const struct xfmt_field xfmt_dir3_free_hdr_fields[], xfmt_dir2_free_hdr_fields[];
+/* The same, chosen by version (and form). */
 const struct xfmt_field *xfmt_dir2_data_fields(bool v5, bool block_form);
 const struct xfmt_field *xfmt_dir2_leaf_fields(bool v5);
 const struct xfmt_field *xfmt_dir2_free_fields(bool v5);
