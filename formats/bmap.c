@@ -129,11 +129,11 @@ static unsigned rec_emit(struct xfmt_bmap_check *c, const struct xprob_sink *sin
 	return 1;
 }
 
-unsigned xfmt_bmap_check_rec(struct xfmt_bmap_check *c, const struct xfmt_bmbt_rec *r,
+unsigned xfmt_bmap_check_rec(struct xfmt_bmap_check *c, struct xfmt_bmbt_rec *r,
 			     const struct xprob_sink *sink)
 {
 	const struct xfmt_geom *g = c->g;
-	uint64_t maxoff = xfmt_bmap_max_fileoff(g);
+	uint64_t maxoff = xfmt_bmap_max_fileoff(g), as_read;
 	bool data = c->fork.whichfork == XFMT_DATA_FORK;
 	unsigned n = 0;
 
@@ -142,6 +142,14 @@ unsigned xfmt_bmap_check_rec(struct xfmt_bmap_check *c, const struct xfmt_bmbt_r
 
 	/* Realtime data extents live on another device this geometry does not describe. */
 	if (!(data && c->fork.realtime)) {
+		/* Stray bits above the AG number: the kernel (and xfs_repair)
+		 * read the block below them, and so does every reader here. */
+		if (xfmt_geom_fsb_as_read(g, r->startblock, &as_read)) {
+			n += rec_emit(c, sink, XP_bmapStartblockHighBits, "startblock", as_read,
+				      r->startblock);
+			r->startblock = as_read;
+			c->as_read++;
+		}
 		if (!xfmt_bt_fsbno_ok(g, r->startblock)) {
 			n += rec_emit(c, sink, XP_bmapBadStartblock, "startblock", 0, r->startblock);
 		} else if (r->blockcount) {
@@ -181,6 +189,25 @@ unsigned xfmt_bmap_check_rec(struct xfmt_bmap_check *c, const struct xfmt_bmbt_r
 							      : c->nblocks + r->blockcount;
 	c->findings += n;
 	return n;
+}
+
+unsigned xfmt_bmbt_recs_as_read(uint8_t *recs, size_t n, const struct xfmt_geom *g)
+{
+	unsigned changed = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *p = recs + i * XFMT_BMBT_REC_LEN;
+		struct xfmt_bmbt_rec r;
+		uint64_t as_read;
+
+		xfmt_bmbt_rec_decode(p, &r);
+		if (!xfmt_geom_fsb_as_read(g, r.startblock, &as_read))
+			continue;
+		r.startblock = as_read;
+		xfmt_bmbt_rec_encode(p, &r);
+		changed++;
+	}
+	return changed;
 }
 
 unsigned xfmt_bmap_check_finish(struct xfmt_bmap_check *c, uint64_t nextents,

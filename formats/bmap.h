@@ -120,6 +120,7 @@ struct xfmt_bmap_check {
 	bool                    have_prev;
 	struct xfmt_bmbt_rec    prev;     /* the last mapping seen */
 	unsigned                findings; /* reported so far */
+	unsigned                as_read;  /* startblocks taken as the kernel reads them */
 };
 
 void xfmt_bmap_check_init(struct xfmt_bmap_check *c, const struct xfmt_geom *g,
@@ -129,6 +130,9 @@ void xfmt_bmap_check_init(struct xfmt_bmap_check *c, const struct xfmt_geom *g,
  * Check mapping r, the next one of the fork ({off} of its findings is its
  * index in the fork, c->nrecs).  Rules, each its own finding:
  *   bmapZeroLength     blockcount == 0
+ *   bmapStartblockHighBits  startblock has bits above its 32-bit AG number,
+ *                      which the kernel does not see: the block it reads
+ *                      is checked on, and written to r (xfmt_geom_fsb_as_read)
  *   bmapBadStartblock  startblock not a valid data-device block outside the
  *                      AG headers (skipped for realtime data forks)
  *   bmapBadExtent      the extent runs past its AG's end (or wraps)
@@ -140,8 +144,16 @@ void xfmt_bmap_check_init(struct xfmt_bmap_check *c, const struct xfmt_geom *g,
  *   bmapOverlap        startoff inside the previous mapping
  * Returns the number of findings for this mapping.
  */
-unsigned xfmt_bmap_check_rec(struct xfmt_bmap_check *c, const struct xfmt_bmbt_rec *r,
+unsigned xfmt_bmap_check_rec(struct xfmt_bmap_check *c, struct xfmt_bmbt_rec *r,
 			     const struct xprob_sink *sink);
+
+/*
+ * Rewrite the n packed mappings at recs (an extents fork, or a bmbt leaf's
+ * records) with each startblock as the kernel reads it (the repair of
+ * bmapStartblockHighBits); the rest of each record is kept.  Returns how
+ * many changed.
+ */
+unsigned xfmt_bmbt_recs_as_read(uint8_t *recs, size_t n, const struct xfmt_geom *g);
 
 /*
  * After the last mapping: the number of mappings seen must equal nextents

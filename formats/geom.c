@@ -110,6 +110,20 @@ bool xfmt_geom_fsb_valid(const struct xfmt_geom *g, uint64_t fsb)
 	return xfmt_geom_fsb_agbno(g, fsb) < xfmt_geom_ag_length(g, agno);
 }
 
+bool xfmt_geom_fsb_as_read(const struct xfmt_geom *g, uint64_t fsb, uint64_t *as_read)
+{
+	uint64_t agno = (fsb >> g->agblklog) & UINT32_MAX;
+	uint64_t r;
+
+	if (g->agblklog >= 32)
+		return false;
+	r = (agno << g->agblklog) | xfmt_geom_fsb_agbno(g, fsb);
+	if (r == fsb || !xfmt_geom_fsb_valid(g, r))
+		return false;
+	*as_read = r;
+	return true;
+}
+
 uint64_t xfmt_geom_fsb_byte(const struct xfmt_geom *g, uint64_t fsb)
 {
 	return xfmt_geom_agbno_byte(g, xfmt_geom_fsb_agno(g, fsb),

@@ -81,6 +81,13 @@ uint32_t xfmt_geom_fsb_agno(const struct xfmt_geom *g, uint64_t fsb);
 uint32_t xfmt_geom_fsb_agbno(const struct xfmt_geom *g, uint64_t fsb);
 /* True if fsb names a block inside the data device. */
 bool xfmt_geom_fsb_valid(const struct xfmt_geom *g, uint64_t fsb);
+
+/*
+ * The block the kernel reads for fsb: it cuts the AG number to 32 bits
+ * (xfs_agnumber_t), so bits above those are not seen.  True, with *as_read,
+ * when that is another block than fsb and a valid one.
+ */
+bool xfmt_geom_fsb_as_read(const struct xfmt_geom *g, uint64_t fsb, uint64_t *as_read);
 /* Byte offset of a packed fsblock (caller checks validity first). */
 uint64_t xfmt_geom_fsb_byte(const struct xfmt_geom *g, uint64_t fsb);
 

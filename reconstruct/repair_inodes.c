@@ -22,6 +22,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/model/file.h"
 #include "analyzer/scan/fork_walk.h"
+#include "formats/bmap.h"
 #include "formats/btree.h"
 #include "formats/crc32c.h"
 #include "formats/dinode_enc.h"
@@ -136,6 +137,7 @@ struct verdict {
 	bool     fix_symlink;    /* remote symlink headers written anew (target kept) */
 	uint64_t nblocks_floor;  /* the verifier's lower bound on nblocks, 0 = none */
 	bool     fix_root_keys;  /* bmbt root keys set to their children's first keys */
+	bool     as_read;        /* startblocks with stray high bits: set to what is read */
 };
 
 static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict *v)
@@ -217,6 +219,12 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	 * whole inode (xfs_repair clears the bits and resets the hints). */
 	if (f->p.code == XP_inoBadFlags || f->p.code == XP_inoBadExtsize) {
 		v->fix_flags = true;
+		return;
+	}
+	/* Bits above a mapping's AG number, which the kernel does not
+	 * see: the mapping is kept as it reads (xfs_repair leaves the bits). */
+	if (f->p.code == XP_bmapStartblockHighBits) {
+		v->as_read = true;
 		return;
 	}
 	if (xprob_severity_of(f->p.code) != XSEV_ERROR)
@@ -356,13 +364,24 @@ static const char *crc_structure(enum xprob_code code)
 	}
 }
 
+/* Write one block of ino at byte (filesystem-relative) into the plan. */
+static int write_block(struct xr_rp *rp, int action, const char *structure, uint64_t ino,
+		       uint64_t byte, const uint8_t *blk)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	/* the AG is the linear block / agblocks */
+	uint32_t agno = (uint32_t)((byte >> g->blocklog) / g->agblocks);
+
+	return xr_plan_write(rp->plan, action, structure, agno < rp->ctx->nags ? agno : XR_NO_AG,
+			     (uint32_t)((byte - xfmt_geom_ag_byte(g, agno < rp->ctx->nags ? agno : 0))
+					>> g->blocklog), ino, byte, blk, g->blocksize);
+}
+
 static int put_block_crc(struct xr_rp *rp, int action, uint64_t ino, enum xprob_code code,
 			 uint64_t byte, size_t crc_off)
 {
 	const struct xfmt_geom *g = &rp->ctx->geom;
 	uint8_t *blk = malloc(g->blocksize);
-	/* byte is filesystem-relative: the AG is the linear block / agblocks */
-	uint32_t agno = (uint32_t)((byte >> g->blocklog) / g->agblocks);
 	int rc;
 
 	if (!blk)
@@ -370,11 +389,39 @@ static int put_block_crc(struct xr_rp *rp, int action, uint64_t ino, enum xprob_
 	rc = xr_plan_read(rp->plan, rp->ctx, byte, blk, g->blocksize);
 	if (!rc && !xfmt_crc_ok(blk, g->blocksize, crc_off)) {
 		xfmt_crc_update(blk, g->blocksize, crc_off);
-		rc = xr_plan_write(rp->plan, action, crc_structure(code),
-				   agno < rp->ctx->nags ? agno : XR_NO_AG,
-				   (uint32_t)((byte - xfmt_geom_ag_byte(g, agno < rp->ctx->nags ? agno : 0))
-					      >> g->blocklog), ino, byte, blk, g->blocksize);
+		rc = write_block(rp, action, crc_structure(code), ino, byte, blk);
 	}
+	free(blk);
+	return rc;
+}
+
+/* The mappings of the bmbt leaf at byte with their startblocks as read. */
+static int bmbt_leaf_as_read(struct xr_rp *rp, int action, uint64_t ino, uint64_t byte)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	uint8_t *blk = malloc(g->blocksize);
+	struct xfmt_bt_hdr h;
+	const uint8_t *recs;
+	unsigned n;
+	int rc;
+
+	if (!blk)
+		return XERR_NOMEM;
+	rc = xr_plan_read(rp->plan, rp->ctx, byte, blk, g->blocksize);
+	if (rc || xfmt_bt_hdr_decode(blk, g->blocksize, XFMT_BT_BMAP, g->v5, &h) != 0 ||
+	    h.level != 0)
+		goto out;
+	recs = xfmt_bt_rec(blk, g->blocksize, XFMT_BT_BMAP, g->v5, 0);
+	n = h.numrecs;
+	/* never past the block, whatever numrecs says */
+	while (n && !xfmt_bt_rec(blk, g->blocksize, XFMT_BT_BMAP, g->v5, n - 1))
+		n--;
+	if (recs && xfmt_bmbt_recs_as_read(blk + (recs - blk), n, g)) {
+		if (g->v5)
+			xfmt_crc_update(blk, g->blocksize, XFMT_BT_LONG_CRC_OFF);
+		rc = write_block(rp, action, "bmbt", ino, byte, blk);
+	}
+out:
 	free(blk);
 	return rc;
 }
@@ -603,7 +650,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		return clear_inode(rp, ino, grp, n, slot_was_free(ctx, ino));
 	}
 	action = xr_plan_action(rp->plan, XR_ACT_FIX_INODE, xfmt_geom_ino_agno(g, ino), ino,
-				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
+				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
 				v->fix_flags ? " invalid flag bits and size hints cleared;" : "",
 				v->fix_times ? " timestamps mended;" : "",
 				v->tidy_core ? " version and onlink set as the filesystem writes them;" : "",
@@ -620,6 +667,8 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 				v->set_reflink ? " reflink flag set (it shares blocks);" : "",
 				v->zero_pads ? " padding zeroed;" : "",
 				v->fix_root_keys ? " btree root keys set to their children's;" : "",
+				v->as_read ? " mappings' stray high startblock bits cleared (the blocks "
+					     "the kernel reads);" : "",
 				v->fix_symlink ? " remote symlink headers rewritten around the "
 						 "target bytes found;" : "",
 				v->reseal ? " checksum and identity rewritten" : "");
@@ -663,6 +712,17 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	}
 	if (v->fix_root_keys)
 		fix_root_keys(rp, buf, &d);
+	if (v->as_read) {
+		for (int wf = 0; wf < 2; wf++) {
+			size_t fsz = 0;
+			const uint8_t *fk = xfmt_dinode_fork(buf, &d, wf, &fsz);
+			uint64_t ne = wf ? d.anextents : d.nextents;
+			size_t cap = fsz / XFMT_BMBT_REC_LEN;
+
+			if (fk && (wf ? d.aformat : d.format) == XFS_DINODE_FMT_EXTENTS)
+				xfmt_bmbt_recs_as_read(buf + (fk - buf), ne < cap ? ne : cap, g);
+		}
+	}
 	if (v->zero_size)
 		xfmt_dinode_put_size(buf, 0);
 	if (v->dir_size)
@@ -675,7 +735,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
 	    v->fix_magic || v->set_reflink || v->zero_pads || v->fix_flags || v->fix_times ||
 	    v->tidy_core || v->zero_size || v->dir_size || v->set_nextents || v->set_anextents ||
-	    v->fix_root_keys) {
+	    v->fix_root_keys || v->as_read) {
 		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 		rc = rp_write_inode(rp, action, ino, buf);
 	}
@@ -692,6 +752,13 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		bool ok;
 
 		rc = symlink_headers(rp, ino, action, &ok);
+	}
+	/* Mappings in bmbt leaves (those in the inode were mended above). */
+	for (size_t i = 0; !rc && v->as_read && i < n; i++) {
+		const struct xa_finding *f = &ctx->findings.items[grp[i].fi];
+
+		if (f->p.code == XP_bmapStartblockHighBits && (f->p.has & XPROB_HAS_BYTE))
+			rc = bmbt_leaf_as_read(rp, action, ino, f->p.byte);
 	}
 	for (size_t i = 0; !rc && i < n; i++)
 		if (xprob_severity_of(ctx->findings.items[grp[i].fi].p.code) == XSEV_ERROR)
@@ -783,7 +850,8 @@ int rp_plan_inodes(struct xr_rp *rp)
 		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
 			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads ||
 			 vd.fix_flags || vd.fix_times || vd.tidy_core || vd.zero_size || vd.dir_size ||
-			 vd.set_nextents || vd.set_anextents || vd.fix_symlink || vd.fix_root_keys)
+			 vd.set_nextents || vd.set_anextents || vd.fix_symlink || vd.fix_root_keys ||
+			 vd.as_read)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;
 	}

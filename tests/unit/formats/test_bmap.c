@@ -450,6 +450,40 @@ static void test_corruption_values(void **state)
 	free(in.buf);
 }
 
+/* A stray bit above the AG number: the kernel cuts the AG number to 32
+ * bits and reads the block below it; so do the checker and the fix. */
+static void test_startblock_high_bits(void **state)
+{
+	struct inode_fx in;
+	struct xfmt_bmbt_rec r;
+	struct fx_sink s;
+	uint64_t blk, as_read;
+
+	(void)state;
+	load_inode(&bmap_sparse_ino, &in);
+	xfmt_bmbt_rec_decode(sparse_rec(&in, 1), &r);
+	blk = r.startblock;
+	assert_false(xfmt_geom_fsb_as_read(G, blk, &as_read));
+	assert_true(xfmt_geom_fsb_as_read(G, blk | (1ull << 51), &as_read));
+	assert_int_equal(as_read, blk);
+	/* the cut AG number must still be an AG of the filesystem */
+	assert_false(xfmt_geom_fsb_as_read(G, (((1ull << 32) | 5) << G->agblklog) | 7, &as_read));
+	put_rec(sparse_rec(&in, 1), r.startoff, blk | (1ull << 51), r.blockcount, r.unwritten);
+	verify_data_fork(&in, &s);
+	assert_int_equal(s.n, 1);
+	assert_int_equal(fx_count(&s, XP_bmapStartblockHighBits, "startblock"), 1);
+	assert_int_equal(s.p[0].expected, blk);
+	assert_int_equal(s.p[0].observed, blk | (1ull << 51));
+	/* the fix rewrites that record alone */
+	assert_int_equal(xfmt_bmbt_recs_as_read(in.buf + in.d.dfork_off, in.d.nextents, G), 1);
+	xfmt_bmbt_rec_decode(sparse_rec(&in, 1), &r);
+	assert_int_equal(r.startblock, blk);
+	verify_data_fork(&in, &s);
+	assert_int_equal(s.n, 0);
+	assert_int_equal(xfmt_bmbt_recs_as_read(in.buf + in.d.dfork_off, in.d.nextents, G), 0);
+	free(in.buf);
+}
+
 static void test_fork_rules(void **state)
 {
 	struct inode_fx in;
@@ -616,6 +650,7 @@ int main(void)
 		cmocka_unit_test(test_frag_leaves_match_xfs_db),
 		cmocka_unit_test(test_corruptions),
 		cmocka_unit_test(test_corruption_values),
+		cmocka_unit_test(test_startblock_high_bits),
 		cmocka_unit_test(test_fork_rules),
 		cmocka_unit_test(test_root_corruptions),
 		cmocka_unit_test(test_truncated_and_garbage),
