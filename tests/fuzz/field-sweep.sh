@@ -58,6 +58,10 @@
 #     unclean-output  xfs_repair -n does not call OURS clean (or repair wrote
 #                     none) while it calls THEIRS clean
 #     fewer-files     OURS keeps fewer of the clean image's paths than THEIRS
+#     content-lost    the regular file the fuzzed inode or bmbt belongs to
+#                     reads differently in OURS than in the clean image,
+#                     while THEIRS reads as the clean image (by inode
+#                     number, `xfsrecon cat`)
 #     kernel-refuses  (--mount) the kernel mounts the clean image but not
 #                     OURS, or a walk of OURS meets read errors ("Structure
 #                     needs cleaning"): damage xfs_repair -n may not see
@@ -162,6 +166,16 @@ EOF
 	files_ours=0
 	[ -f "$w/ours.img" ] && files_ours=$(kept "$w/ours.img" "$image" "$w/m")
 	files_theirs=$(kept "$w/theirs.img" "$image" "$w/m")
+	# The content of the regular file whose inode (or bmbt) was fuzzed,
+	# read by inode number wherever the repair put it.
+	owner=$(printf '%s' "$nav" | sed -n 's/^inode \([0-9][0-9]*\).*/\1/p')
+	sum_clean=- sum_ours=- sum_theirs=-
+	if [ -n "$owner" ] &&
+		awk -v i="$owner" '$1 == i && $NF == "reg" { f = 1 } END { exit !f }' "$out/base/$image.inodes"; then
+		sum_clean=$(content_sum "$out/base/$image.img" "$owner")
+		[ -f "$w/ours.img" ] && sum_ours=$(content_sum "$w/ours.img" "$owner")
+		sum_theirs=$(content_sum "$w/theirs.img" "$owner")
+	fi
 
 	reason=""
 	if [ -n "$faults" ]; then
@@ -178,6 +192,10 @@ EOF
 		else
 			reason="$reason xfs_repair -n on ours: $(xr_says "$w/xr_ours") (repair exit $rep, check of ours exit $ck_ours);"
 		fi
+	fi
+	if [ "$sum_clean" != - ] && [ "$sum_ours" != "$sum_clean" ] && [ "$sum_theirs" = "$sum_clean" ]; then
+		classes="$classes content-lost"
+		reason="$reason inode $owner reads differently in ours (xfs_repair's output keeps its bytes);"
 	fi
 	if [ "$files_ours" -lt "$files_theirs" ]; then
 		classes="$classes fewer-files"
@@ -287,6 +305,14 @@ kept() {
 		_paths=$1.paths
 	fi
 	sort -u "$_paths" | comm -12 - "$(cat "$1.base")" | wc -l
+}
+
+# content_sum IMG INO: a checksum of inode INO's bytes as `xfsrecon cat`
+# reads them, "unreadable" when it cannot.
+content_sum() {
+	_s=$(timeout "$tlimit" "$XFSRECON" cat "$1" "$2" 2> /dev/null | cksum)
+	# cat fails on a hole it cannot read: the sum is then of what it gave
+	printf '%s\n' "${_s:-unreadable}" | tr ' ' '-'
 }
 
 # base_mounts IMAGE MNT: does the kernel mount the clean IMAGE (yes/no),
@@ -611,21 +637,21 @@ summarize() {
 		if ($14 == "0") { tclean++; if ($12 != "0") ounclean++ }
 	}
 	END {
-		split("crash hang missed-detection unclean-output fewer-files kernel-refuses", co, " ")
-		printf "%-30s %6s %5s %5s %5s %6s %6s %5s %5s %6s %6s %6s %6s %6s %6s\n", "structure", "cases", "noop", "nofz", "pass", "fail", "known", "crash", "hang", "missed", "unclean", "fewer", "kernel", "better", "more"
+		split("crash hang missed-detection unclean-output fewer-files kernel-refuses content-lost", co, " ")
+		printf "%-30s %6s %5s %5s %5s %6s %6s %5s %5s %6s %6s %6s %6s %6s %6s %6s\n", "structure", "cases", "noop", "nofz", "pass", "fail", "known", "crash", "hang", "missed", "unclean", "fewer", "kernel", "lost", "better", "more"
 		ns = 0
 		for (s in st) names[++ns] = s
 		for (i = 2; i <= ns; i++) for (j = i; j > 1 && names[j - 1] > names[j]; j--) { t = names[j]; names[j] = names[j - 1]; names[j - 1] = t }
 		for (i = 1; i <= ns; i++) {
 			s = names[i]
-			printf "%-30s %6d %5d %5d %5d %6d %6d %5d %5d %6d %6d %6d %6d %6d %6d\n", s, n[s], res[s, "noop"], res[s, "nofuzz"], res[s, "pass"], res[s, "fail"], res[s, "known"], cl[s, "crash"], cl[s, "hang"], cl[s, "missed-detection"], cl[s, "unclean-output"], cl[s, "fewer-files"], cl[s, "kernel-refuses"], bets[s], mores[s]
+			printf "%-30s %6d %5d %5d %5d %6d %6d %5d %5d %6d %6d %6d %6d %6d %6d %6d\n", s, n[s], res[s, "noop"], res[s, "nofuzz"], res[s, "pass"], res[s, "fail"], res[s, "known"], cl[s, "crash"], cl[s, "hang"], cl[s, "missed-detection"], cl[s, "unclean-output"], cl[s, "fewer-files"], cl[s, "kernel-refuses"], cl[s, "content-lost"], bets[s], mores[s]
 		}
-		printf "%-30s %6d %5d %5d %5d %6d %6d %5d %5d %6d %6d %6d %6d %6d %6d\n", "total", tot, rt["noop"], rt["nofuzz"], rt["pass"], rt["fail"], rt["known"], ct["crash"], ct["hang"], ct["missed-detection"], ct["unclean-output"], ct["fewer-files"], ct["kernel-refuses"], bet, more
+		printf "%-30s %6d %5d %5d %5d %6d %6d %5d %5d %6d %6d %6d %6d %6d %6d %6d\n", "total", tot, rt["noop"], rt["nofuzz"], rt["pass"], rt["fail"], rt["known"], ct["crash"], ct["hang"], ct["missed-detection"], ct["unclean-output"], ct["fewer-files"], ct["kernel-refuses"], ct["content-lost"], bet, more
 		print ""
 		printf "damage xfs_repair -n saw: %d cases; check detected %d of them (%.1f%% missed)\n", real, det, real ? 100 * (real - det) / real : 0
 		printf "xfs_repair'"'"'s output clean: %d cases; ours not clean in %d of them (%.1f%%)\n", tclean, ounclean, tclean ? 100 * ounclean / tclean : 0
 		printf "cases failing (first class / any class): "
-		for (i = 1; i <= 6; i++) printf "%s %d/%d  ", co[i], ct[co[i]], anyc[co[i]]
+		for (i = 1; i <= 7; i++) printf "%s %d/%d  ", co[i], ct[co[i]], anyc[co[i]]
 		print ""
 		printf "better: our output clean, xfs_repair'"'"'s not: %d; more: we keep more paths: %d\n", bet, more
 		print ""
@@ -636,7 +662,7 @@ summarize() {
 		for (i = 1; i <= ng && i <= 25; i++) {
 			split(gs[i], sf, "\t")
 			k = ""
-			for (q = 1; q <= 6; q++) if (gc[gs[i], co[q]]) k = k (k == "" ? "" : ",") co[q] "=" gc[gs[i], co[q]]
+			for (q = 1; q <= 7; q++) if (gc[gs[i], co[q]]) k = k (k == "" ? "" : ",") co[q] "=" gc[gs[i], co[q]]
 			printf "%4d  %-18s %-26s %s\n      e.g. %s\n", grp[gs[i]], sf[1], sf[2], k, substr(why[gs[i]], 1, 200)
 		}
 	}' "$out/matrix.tsv" > "$out/summary.txt"
