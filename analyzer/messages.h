@@ -4,9 +4,10 @@
  * Libraries (analyzer/, reconstruct/) print nothing: a function with
  * something to tell the user takes a struct xa_messages and hands each
  * message, whole and without a trailing newline, to its callback.  The
- * command line decides where it goes (cli/cmd_common.h's xc_messages()
- * writes results to standard output and diagnostics to standard error
- * after the program's name); a test can collect them instead.
+ * command line decides where it goes (cli/message_streams.h's
+ * xc_message_streams() writes results to standard output and diagnostics
+ * to standard error after the program's name); a test can collect them
+ * instead.
  */
 #ifndef XA_MESSAGES_H
 #define XA_MESSAGES_H

@@ -36,6 +36,7 @@
 
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/messages.h"
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/tree.h"
@@ -349,12 +350,21 @@ out:
 	return rc;
 }
 
+/* The tree walk's diagnostics, on standard error. */
+static void say(void *arg, enum xa_msg_kind kind, const char *text)
+{
+	(void)arg;
+	(void)kind;
+	fprintf(stderr, "dirrewrite: %s\n", text);
+}
+
 int main(int argc, char **argv)
 {
 	struct xa_ctx ctx;
 	struct xa_options opts = { 0 };
 	struct dirs d = { 0 };
 	struct stats st = { 0 };
+	const struct xa_messages msgs = { say, NULL };
 	bool incomplete = false;
 	char err[512];
 	int fd, rc;
@@ -373,7 +383,8 @@ int main(int argc, char **argv)
 	if (rc == 0)
 		rc = dirs_add(&d, ctx.sb.rootino);
 	if (rc == 0)
-		rc = xa_tree_walk(&ctx, ctx.sb.rootino, "", true, collect_dir, &d, stderr, &incomplete);
+		rc = xa_tree_walk(&ctx, ctx.sb.rootino, "", true, collect_dir, &d, &msgs,
+				  &incomplete);
 	for (size_t i = 0; rc == 0 && i < d.n; i++) {
 		rc = rewrite_dir(fd, &ctx, d.v[i], &st);
 		if (rc)
