@@ -129,6 +129,43 @@ static int irec_cmp(const void *a, const void *b)
 	return x->ino < y->ino ? -1 : x->ino > y->ino;
 }
 
+/*
+ * Claim the blocks of chunk c.  Every chunk of every AG is claimed before
+ * any inode's fork is walked: a bmbt pointer gone astray into a chunk is
+ * then the bmbt's fault (btSharedBlock on its inode), not an overlap of
+ * the chunk with metadata, which would stop its AG from being rebuilt.
+ * With more than 64 inodes per block (64 KiB blocks) chunks share a
+ * block: the chunk holding its first slot claims it.
+ */
+static void claim_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ichunk *c)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+
+	if (!xfmt_geom_agino_valid(g, ag->agno, c->startino))
+		return;
+	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK; i++) {
+		uint32_t agino = c->startino + i, agbno;
+
+		if ((c->holemask >> (i / 4)) & 1)
+			continue;
+		if (!xfmt_geom_agino_valid(g, ag->agno, agino))
+			break;
+		if (xfmt_geom_agino_slot(g, agino) != 0)
+			continue;
+		agbno = xfmt_geom_agino_agbno(g, agino);
+		if (xa_bitmap_set(&ag->claimed, agbno)) {
+			struct xa_loc bl = {
+				XPROB_HAS_AG | XPROB_HAS_AGBNO | XPROB_HAS_BYTE, ag->agno, agbno, 0,
+				xfmt_geom_agbno_byte(g, ag->agno, agbno), "inode",
+			};
+
+			xa_report(ctx, &bl, XP_ichunkOverlapsMetadata, NULL, 0, agbno,
+				  XPROB_HAS_OBSERVED);
+			return;  /* once per chunk */
+		}
+	}
+}
+
 static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ichunk *c)
 {
 	const struct xfmt_geom *g = &ctx->geom;
@@ -137,7 +174,6 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 	uint8_t fixed[XFMT_DINODE_MAX_SIZE];
 	const uint8_t *raw;
 	uint32_t cur_agbno = XFS_NULLAGBLOCK;
-	bool overlap_reported = false;
 
 	if (!xfmt_geom_agino_valid(g, ag->agno, c->startino))
 		return 0;  /* reported by the record verifier */
@@ -164,13 +200,6 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 
 			xa_put(ctx, &b);
 			cur_agbno = agbno;
-			/* With more than 64 inodes per block (64 KiB blocks) chunks
-			 * share a block: the chunk holding its first slot claims it. */
-			if (slot == 0 && xa_bitmap_set(&ag->claimed, agbno) && !overlap_reported) {
-				xa_report(ctx, &bl, XP_ichunkOverlapsMetadata, NULL, 0, agbno,
-					  XPROB_HAS_OBSERVED);
-				overlap_reported = true;
-			}
 			if (xa_read(ctx, bl.byte, g->blocksize, &b, &bl) != 0) {
 				b = NULL;
 				xa_own_mark_incomplete(ctx);
@@ -232,6 +261,9 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 
 int xa_pass_inodes(struct xa_ctx *ctx)
 {
+	for (uint32_t agno = 0; agno < ctx->nags; agno++)
+		for (size_t i = 0; i < ctx->ags[agno].nchunks; i++)
+			claim_chunk(ctx, &ctx->ags[agno], &ctx->ags[agno].chunks[i]);
 	for (uint32_t agno = 0; agno < ctx->nags; agno++) {
 		struct xa_ag *ag = &ctx->ags[agno];
 
