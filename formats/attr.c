@@ -11,56 +11,12 @@
 
 #include <string.h>
 
+#include "formats/attr_layout.h"
 #include "formats/crc32c.h"
 #include "formats/dahash.h"
 #include "formats/dir2_layout.h"
 #include "formats/endian.h"
 #include "formats/sb.h"
-
-/* Shortform header and entry (xfs-ondisk.md 8.1). */
-#define ASF_TOTSIZE 0
-#define ASF_COUNT   2
-#define ASF_PAD     3
-#define ASFE_NAMELEN  0
-#define ASFE_VALUELEN 1
-#define ASFE_FLAGS    2
-_Static_assert(ASF_PAD + 1 == XFMT_ATTR_SF_HDR_LEN, "shortform header is 4 bytes");
-_Static_assert(ASFE_FLAGS + 1 == XFMT_ATTR_SF_ENTRY_HDR, "shortform entry header is 3 bytes");
-
-/* Leaf header after the blkinfo: v5 offsets, then v4 (xfs-ondisk.md 8.2). */
-#define L5_COUNT     56
-#define L5_USEDBYTES 58
-#define L5_FIRSTUSED 60
-#define L5_HOLES     62
-#define L5_PAD1      63
-#define L5_FREEMAP   64
-#define L5_PAD2      76
-#define L4_COUNT     12
-#define L4_USEDBYTES 14
-#define L4_FIRSTUSED 16
-#define L4_HOLES     18
-#define L4_PAD1      19
-#define L4_FREEMAP   20
-_Static_assert(L5_PAD2 + 4 == XFMT_ATTR_LEAF_HDR_V5, "v5 attr leaf header is 80 bytes");
-_Static_assert(L4_FREEMAP + 12 == XFMT_ATTR_LEAF_HDR_V4, "v4 attr leaf header is 32 bytes");
-_Static_assert(L5_COUNT == XFMT_DA_BLKINFO_V5 && L4_COUNT == XFMT_DA_BLKINFO_V4,
-	       "leaf header follows the blkinfo");
-
-/* Leaf entry and name/value structures. */
-#define LE_HASHVAL 0
-#define LE_NAMEIDX 4
-#define LE_FLAGS   6
-#define LOC_VALUELEN 0   /* be16 */
-#define LOC_NAMELEN  2
-#define LOC_NAME     3
-#define RMT_VALUEBLK 0   /* be32 */
-#define RMT_VALUELEN 4   /* be32 */
-#define RMT_NAMELEN  8
-#define RMT_NAME     9
-/* The rounded sizes keep a historical pad byte: roundup(3 + n + v, 4), roundup(11 + n, 4). */
-#define LOC_ENTSIZE_BASE 3u
-#define RMT_ENTSIZE_BASE 11u
-#define NAME_ALIGN 4u
 
 /* Remote value header (xfs-ondisk.md 8.4). */
 _Static_assert(XFMT_RMT_CRC_OFF == XFMT_ATTR_CRC_OFF, "remote header crc offset");
@@ -719,26 +675,14 @@ const struct xfmt_field xfmt_attr3_rmt_hdr_fields[] = {
 	XFMT_FIELD_END
 };
 
+/* The DA node block, under the name xfs_db gives it in an attribute fork. */
 const struct xfmt_field xfmt_attr3_node_hdr_fields[] = {
-	AF("hdr.info.hdr.forw", DA_FORW, 4, XFK_UINT, 0, "next node at this level, 0 = none"),
-	AF("hdr.info.hdr.back", DA_BACK, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
-	AF("hdr.info.hdr.magic", DA_MAGIC, 2, XFK_HEX, 0, "0x3ebe: v5 DA node"),
-	AF("hdr.info.crc", XFMT_DA_CRC_OFF, 4, XFK_CRC, 1, "CRC32c of the whole block"),
-	AF("hdr.info.bno", DA_BLKNO, 8, XFK_UINT, 1, "daddr (512-byte sector) of this block"),
-	AF("hdr.info.lsn", DA_LSN, 8, XFK_LSN, 1, "log sequence number of the last write"),
-	AF("hdr.info.uuid", DA_UUID, 16, XFK_UUID, 1, "filesystem metadata uuid"),
-	AF("hdr.info.owner", DA_OWNER, 8, XFK_UINT, 1, "inode whose attr fork holds this tree"),
-	AF("hdr.count", N5_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
-	AF("hdr.level", N5_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
+	XFMT_DA3_NODE_HDR_FIELDS("hdr"),
 	XFMT_FIELD_END
 };
 
 const struct xfmt_field xfmt_attr_node_hdr_fields[] = {
-	AF("hdr.info.forw", DA_FORW, 4, XFK_UINT, 0, "next node at this level, 0 = none"),
-	AF("hdr.info.back", DA_BACK, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
-	AF("hdr.info.magic", DA_MAGIC, 2, XFK_HEX, 0, "0xfebe: v4 DA node"),
-	AF("hdr.count", N4_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
-	AF("hdr.level", N4_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
+	XFMT_DA_NODE_HDR_FIELDS("hdr"),
 	XFMT_FIELD_END
 };
 

@@ -189,28 +189,13 @@ unsigned xfmt_da_node_verify(const uint8_t *buf, size_t len, size_t blksize,
 
 /* ---------------------------------------------------------- field tables */
 
-#define DAF(name, off, size, kind, v5only, doc) { name, off, size, kind, v5only, doc, 0 }
-
 const struct xfmt_field xfmt_da3_node_fields[] = {
-	DAF("nhdr.info.hdr.forw", DA_FORW, 4, XFK_UINT, 0, "next node at this level (fork block, 0 = none)"),
-	DAF("nhdr.info.hdr.back", DA_BACK, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
-	DAF("nhdr.info.hdr.magic", DA_MAGIC, 2, XFK_HEX, 0, "0x3ebe: v5 DA node"),
-	DAF("nhdr.info.crc", DA_CRC, 4, XFK_CRC, 1, "CRC32c of the whole block"),
-	DAF("nhdr.info.bno", DA_BLKNO, 8, XFK_UINT, 1, "daddr (512-byte sector) where this block lives"),
-	DAF("nhdr.info.lsn", DA_LSN, 8, XFK_LSN, 1, "log sequence number of the last write"),
-	DAF("nhdr.info.uuid", DA_UUID, 16, XFK_UUID, 1, "filesystem metadata uuid"),
-	DAF("nhdr.info.owner", DA_OWNER, 8, XFK_UINT, 1, "inode whose fork holds this tree"),
-	DAF("nhdr.count", N5_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
-	DAF("nhdr.level", N5_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
+	XFMT_DA3_NODE_HDR_FIELDS("nhdr"),
 	XFMT_FIELD_END
 };
 
 const struct xfmt_field xfmt_da_node_fields[] = {
-	DAF("nhdr.info.forw", DA_FORW, 4, XFK_UINT, 0, "next node at this level (fork block, 0 = none)"),
-	DAF("nhdr.info.back", DA_BACK, 4, XFK_UINT, 0, "previous node at this level (0 = none)"),
-	DAF("nhdr.info.magic", DA_MAGIC, 2, XFK_HEX, 0, "0xfebe: v4 DA node"),
-	DAF("nhdr.count", N4_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"),
-	DAF("nhdr.level", N4_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)"),
+	XFMT_DA_NODE_HDR_FIELDS("nhdr"),
 	XFMT_FIELD_END
 };
 

@@ -94,4 +94,35 @@ _Static_assert(F2_NUSED + 4 == XFMT_DIR2_FREE_HDR, "v4 free header is 16 bytes")
 _Static_assert(SF_PARENT + 4 == XFMT_DIR2_SF_HDR4, "sf header with 4-byte parent");
 _Static_assert(SF_PARENT + 8 == XFMT_DIR2_SF_HDR8, "sf header with 8-byte parent");
 
+/*
+ * The header fields of a DA node block as xfs_db names them under prefix
+ * P: "nhdr" in a directory, "hdr" in an attribute fork (the block is the
+ * same).  For field tables (field.h); v5 (DA3), then v4.
+ */
+#define XFMT_DA_FIELD(n, o, s, k, v5, d) { (n), (o), (s), (k), (v5), (d), 0 }
+#define XFMT_DA3_NODE_HDR_FIELDS(P)                                                              \
+	XFMT_DA_FIELD(P ".info.hdr.forw", DA_FORW, 4, XFK_UINT, 0,                               \
+		      "next node at this level (fork block, 0 = none)"),                        \
+	XFMT_DA_FIELD(P ".info.hdr.back", DA_BACK, 4, XFK_UINT, 0,                               \
+		      "previous node at this level (0 = none)"),                                \
+	XFMT_DA_FIELD(P ".info.hdr.magic", DA_MAGIC, 2, XFK_HEX, 0, "0x3ebe: v5 DA node"),      \
+	XFMT_DA_FIELD(P ".info.crc", DA_CRC, 4, XFK_CRC, 1, "CRC32c of the whole block"),       \
+	XFMT_DA_FIELD(P ".info.bno", DA_BLKNO, 8, XFK_UINT, 1,                                  \
+		      "daddr (512-byte sector) where this block lives"),                        \
+	XFMT_DA_FIELD(P ".info.lsn", DA_LSN, 8, XFK_LSN, 1,                                     \
+		      "log sequence number of the last write"),                                 \
+	XFMT_DA_FIELD(P ".info.uuid", DA_UUID, 16, XFK_UUID, 1, "filesystem metadata uuid"),    \
+	XFMT_DA_FIELD(P ".info.owner", DA_OWNER, 8, XFK_UINT, 1,                                \
+		      "inode whose fork holds this tree"),                                      \
+	XFMT_DA_FIELD(P ".count", N5_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"), \
+	XFMT_DA_FIELD(P ".level", N5_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)")
+#define XFMT_DA_NODE_HDR_FIELDS(P)                                                               \
+	XFMT_DA_FIELD(P ".info.forw", DA_FORW, 4, XFK_UINT, 0,                                   \
+		      "next node at this level (fork block, 0 = none)"),                        \
+	XFMT_DA_FIELD(P ".info.back", DA_BACK, 4, XFK_UINT, 0,                                   \
+		      "previous node at this level (0 = none)"),                                \
+	XFMT_DA_FIELD(P ".info.magic", DA_MAGIC, 2, XFK_HEX, 0, "0xfebe: v4 DA node"),          \
+	XFMT_DA_FIELD(P ".count", N4_COUNT, 2, XFK_UINT, 0, "entries {hashval, before} in use"), \
+	XFMT_DA_FIELD(P ".level", N4_LEVEL, 2, XFK_UINT, 0, "height above the leaf blocks (1..5)")
+
 #endif /* XFMT_DIR2_LAYOUT_H */
