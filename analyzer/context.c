@@ -35,6 +35,17 @@ struct xa_ichunk *xa_ag_chunk_append(struct xa_ag *ag)
 	return &ag->chunks[ag->nchunks++];
 }
 
+const struct xa_ichunk *xa_ag_chunk_of(const struct xa_ag *ag, uint32_t agino)
+{
+	for (size_t i = 0; i < ag->nchunks; i++) {
+		const struct xa_ichunk *c = &ag->chunks[i];
+
+		if (agino >= c->startino && agino - c->startino < XFS_INODES_PER_CHUNK)
+			return (c->holemask >> ((agino - c->startino) / 4)) & 1 ? NULL : c;
+	}
+	return NULL;
+}
+
 void xa_ag_release(struct xa_ag *ag)
 {
 	free(ag->chunks);

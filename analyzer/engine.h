@@ -119,6 +119,9 @@ static inline bool xa_ag_chunks_known(const struct xa_ag *ag)
  * of memory. */
 struct xa_ichunk *xa_ag_chunk_append(struct xa_ag *ag);
 
+/* The chunk of ag holding inode agino in a slot that is not a hole, or NULL. */
+const struct xa_ichunk *xa_ag_chunk_of(const struct xa_ag *ag, uint32_t agino);
+
 /* Free what a struct xa_ag owns (not the struct itself). */
 void xa_ag_release(struct xa_ag *ag);
 

@@ -24,18 +24,11 @@
 /* The known chunk holding ino (in its AG), or NULL. */
 const struct xa_ichunk *rp_chunk_of(const struct xa_ctx *ctx, uint64_t ino)
 {
-	uint32_t agino = xfmt_geom_ino_agino(&ctx->geom, ino);
 	uint32_t agno = xfmt_geom_ino_agno(&ctx->geom, ino);
-	const struct xa_ag *ag;
 
 	if (agno >= ctx->nags)
 		return NULL;
-	ag = &ctx->ags[agno];
-	for (size_t i = 0; i < ag->nchunks; i++)
-		if (agino >= ag->chunks[i].startino && agino < ag->chunks[i].startino + 64 &&
-		    !((ag->chunks[i].holemask >> ((agino - ag->chunks[i].startino) / 4)) & 1))
-			return &ag->chunks[i];
-	return NULL;
+	return xa_ag_chunk_of(&ctx->ags[agno], xfmt_geom_ino_agino(&ctx->geom, ino));
 }
 
 /*

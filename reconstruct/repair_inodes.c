@@ -412,10 +412,10 @@ static int bmbt_leaf_as_read(struct xr_rp *rp, int action, uint64_t ino, uint64_
 	    h.level != 0)
 		goto out;
 	recs = xfmt_bt_rec(blk, g->blocksize, XFMT_BT_BMAP, g->v5, 0);
-	n = h.numrecs;
 	/* never past the block, whatever numrecs says */
-	while (n && !xfmt_bt_rec(blk, g->blocksize, XFMT_BT_BMAP, g->v5, n - 1))
-		n--;
+	n = h.numrecs;
+	if (n > xfmt_bt_maxrecs(XFMT_BT_BMAP, g->blocksize, g->v5, true))
+		n = xfmt_bt_maxrecs(XFMT_BT_BMAP, g->blocksize, g->v5, true);
 	if (recs && xfmt_bmbt_recs_as_read(blk + (recs - blk), n, g)) {
 		if (g->v5)
 			xfmt_crc_update(blk, g->blocksize, XFMT_BT_LONG_CRC_OFF);

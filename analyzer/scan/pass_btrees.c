@@ -409,17 +409,10 @@ out:
 static bool ino_in_chunks(const struct xa_ctx *ctx, const struct xa_ag *ag, uint64_t ino)
 {
 	const struct xfmt_geom *g = &ctx->geom;
-	uint32_t agino = xfmt_geom_ino_agino(g, ino);
 
 	if (ino == 0 || ino == XFS_NULLFSINO || xfmt_geom_ino_agno(g, ino) != ag->agno)
 		return true;
-	for (size_t i = 0; i < ag->nchunks; i++) {
-		const struct xa_ichunk *c = &ag->chunks[i];
-
-		if (agino >= c->startino && agino - c->startino < XFS_INODES_PER_CHUNK)
-			return !((c->holemask >> ((agino - c->startino) / 4)) & 1);
-	}
-	return false;
+	return xa_ag_chunk_of(ag, xfmt_geom_ino_agino(g, ino)) != NULL;
 }
 
 /*
