@@ -54,6 +54,11 @@ const char *xfmt_log_item_name(uint16_t type);
 #define XFS_BLF_DATAMAP_WORDS 16u     /* 64 KiB / 128 / 32 */
 #define XFS_BLFT_SHIFT     11
 #define XFS_BLFT_MASK      0x1Fu
+/* Buffer types (the order of the kernel's xfs_blft; cli/views/loglist.c
+ * names them all). */
+#define XFS_BLFT_UNKNOWN_BUF   0u
+#define XFS_BLFT_DIR_BLOCK_BUF 10u
+#define XFS_BLFT_DIR_DATA_BUF  11u
 #define XLOG_BUF_FMT_MIN   20u        /* type .. map_size, before the bitmap */
 #define XLOG_MAX_BUF_BBS   128u       /* 64 KiB: the largest buffer */
 

@@ -14,6 +14,13 @@
  * On v5 without an rmapbt the blocks are found by the owner each data
  * block's header names, in the space nothing else owns.
  *
+ * A block that is gone on disk (zeroed, overwritten) may still be in the
+ * log: every entry added to a directory block was logged, so a log that
+ * has not wrapped since holds the whole block.  On v5 such a copy names its
+ * owner and its own address, and is taken where the disk no longer holds a
+ * block of the directory and nothing else owns the place; the entries are
+ * as the log last saw them, and the report says the log gave them.
+ *
  * What counts as the directory's block is checked hard, because the bytes
  * are read on the word of the rmapbt alone: the block's magic must be a
  * data or single-block magic, on v5 its owner field must name the inode,
@@ -34,7 +41,9 @@
 #include "formats/dir2.h"
 #include "formats/endian.h"
 #include "analyzer/model/dir.h"
+#include "analyzer/model/file.h"
 #include "analyzer/model/u64set.h"
+#include "analyzer/scan/fork_walk.h"
 #include "reconstruct/repair_int.h"
 
 /* Not a directory block / not a short-form directory (never an xerr). */
@@ -71,6 +80,36 @@ static int salvage_block(struct xr_rp *rp, uint64_t ino, const uint8_t *blk,
 				return rc;
 		}
 		n++;
+	}
+	return n;
+}
+
+/*
+ * The log's copy of the directory block at daddr as a block of ino: on v5
+ * only, where the copy's header names ino, its own address and this
+ * filesystem.  The entries as salvage_block gives them, NOT_DIR when there
+ * is no such copy; a copy taken is counted in rp->salvage_nlog.
+ */
+static int log_block_entries(struct xr_rp *rp, uint64_t ino, uint64_t daddr, xa_dirent_fn fn,
+			     void *arg, uint64_t *dotdot)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	const struct xa_stale_buf *b;
+	struct xfmt_dir2_data_hdr h;
+	int n;
+
+	if (!g->v5 || rp_stale_prepare(rp) != 0)
+		return NOT_DIR;
+	b = xa_stale_buf_find(&rp->stale, daddr);
+	if (!b || b->len != g->dirblksize ||
+	    xfmt_dir2_data_hdr_decode(b->data, b->len, true, &h) != 0 || h.owner != ino ||
+	    h.blkno != daddr || memcmp(h.uuid, g->meta_uuid, 16) != 0)
+		return NOT_DIR;
+	n = salvage_block(rp, ino, b->data, fn, arg, dotdot);
+	if (n >= 0) {
+		rp->salvage_nlog++;
+		if (b->lsn > rp->salvage_lsn)
+			rp->salvage_lsn = b->lsn;
 	}
 	return n;
 }
@@ -123,10 +162,15 @@ static int from_rmap(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
 				}
 				if (seen_rc == 0)
 					continue;
+				n = NOT_DIR;
 				if (ximg_pread(ctx->img, blk, g->dirblksize,
-					       xfmt_geom_agbno_byte(g, a, (uint32_t)(r->agbno + k))) != 0)
-					continue;
-				n = salvage_block(rp, ino, blk, fn, arg, dotdot);
+					       xfmt_geom_agbno_byte(g, a, (uint32_t)(r->agbno + k))) == 0)
+					n = salvage_block(rp, ino, blk, fn, arg, dotdot);
+				if (n == NOT_DIR)   /* gone on disk: the log's copy */
+					n = log_block_entries(rp, ino,
+							      xfmt_geom_agbno_daddr(g, a,
+								      (uint32_t)(r->agbno + k)),
+							      fn, arg, dotdot);
 				if (n == NOT_DIR)
 					continue;
 				if (n < 0) {
@@ -153,6 +197,22 @@ static int cmp_dblk(const void *x, const void *y)
 	if (a->agno != b->agno)
 		return a->agno < b->agno ? -1 : 1;
 	return a->agbno < b->agbno ? -1 : a->agbno > b->agbno;
+}
+
+/* The first of the n sorted entries v naming owner ino (n if none). */
+static size_t dblk_first(const struct rp_dblk *v, size_t n, uint64_t ino)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].owner < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].owner == ino ? lo : n;
 }
 
 /* Whether AG a's directory blocks can only be found by their headers: v5
@@ -225,7 +285,7 @@ static int from_owner(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg
 		      uint64_t *dotdot)
 {
 	const struct xfmt_geom *g = &rp->ctx->geom;
-	size_t lo = 0, hi;
+	size_t lo;
 	uint8_t *blk;
 	int found = 0, rc;
 	bool any = false;
@@ -239,16 +299,8 @@ static int from_owner(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg
 		if (rc)
 			return rc;
 	}
-	hi = rp->ndscan;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (rp->dscan[mid].owner < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo >= rp->ndscan || rp->dscan[lo].owner != ino)
+	lo = dblk_first(rp->dscan, rp->ndscan, ino);
+	if (lo == rp->ndscan)
 		return 0;
 	blk = malloc(g->dirblksize);
 	if (!blk)
@@ -270,6 +322,178 @@ static int from_owner(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg
 		found++;
 	}
 	free(blk);
+	return found;
+}
+
+/* The AG and block of daddr when it starts a whole directory block inside
+ * an AG. */
+static bool daddr_agbno(const struct xfmt_geom *g, uint32_t nags, uint64_t daddr, uint32_t *agno,
+			uint32_t *agbno)
+{
+	uint64_t byte = daddr << 9, agbytes = (uint64_t)g->agblocks << g->blocklog;
+
+	if (!agbytes || byte % g->blocksize)
+		return false;
+	*agno = (uint32_t)(byte / agbytes);
+	*agbno = (uint32_t)((byte % agbytes) >> g->blocklog);
+	return *agno < nags &&
+	       (uint64_t)*agbno + (1u << g->dirblklog) <= xfmt_geom_ag_length(g, *agno);
+}
+
+/*
+ * Where the owner scan is the way (v5 without a usable rmapbt): the log's
+ * copies of directory blocks at places nothing owns and where the disk no
+ * longer holds that directory's block, noted once (by owner) before any
+ * salvage holds a place.  Bounded by the copies the log sweep kept.
+ */
+static int build_lscan(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	uint8_t *blk;
+	int rc;
+
+	rp->lscan_built = true;
+	if (!g->v5)
+		return 0;
+	rc = rp_stale_prepare(rp);
+	if (rc || !rp->stale.nbufs)
+		return rc;
+	blk = malloc(g->dirblksize);
+	if (!blk)
+		return XERR_NOMEM;
+	rp->lscan = malloc(rp->stale.nbufs * sizeof(*rp->lscan));
+	if (!rp->lscan) {
+		free(blk);
+		return XERR_NOMEM;
+	}
+	for (size_t i = 0; i < rp->stale.nbufs; i++) {
+		const struct xa_stale_buf *b = &rp->stale.bufs[i];
+		const struct xa_bitmap *own;
+		struct xfmt_dir2_data_hdr h, dh;
+		uint32_t a, agbno;
+
+		if (!b->data || b->len != g->dirblksize ||
+		    !daddr_agbno(g, ctx->nags, b->daddr, &a, &agbno) || !owner_scan_ag(ctx, a) ||
+		    !xfmt_blk_is_dir_data(xfmt_blk_classify(b->data, b->len, XFMT_BLK_V5)) ||
+		    xfmt_dir2_data_hdr_decode(b->data, b->len, true, &h) != 0 ||
+		    !xfmt_geom_ino_valid(g, h.owner) || h.blkno != b->daddr ||
+		    memcmp(h.uuid, g->meta_uuid, 16) != 0)
+			continue;
+		own = rp_space_owned(rp, a);
+		if (!own || xa_bitmap_test(own, agbno))
+			continue;
+		/* the disk still holds a block of that directory there */
+		if (ximg_pread(ctx->img, blk, g->dirblksize, b->daddr << 9) == 0 &&
+		    xfmt_blk_is_dir_data(xfmt_blk_classify(blk, g->dirblksize, XFMT_BLK_V5)) &&
+		    xfmt_dir2_data_hdr_decode(blk, g->dirblksize, true, &dh) == 0 &&
+		    dh.owner == h.owner)
+			continue;
+		rp->lscan[rp->nlscan].owner = h.owner;
+		rp->lscan[rp->nlscan].agno = a;
+		rp->lscan[rp->nlscan].agbno = agbno;
+		rp->nlscan++;
+	}
+	free(blk);
+	if (rp->nlscan > 1)
+		qsort(rp->lscan, rp->nlscan, sizeof(*rp->lscan), cmp_dblk);
+	return 0;
+}
+
+/* From the log scan: the copies of ino's blocks.  The number taken, or a
+ * negative xerr. */
+static int from_log_blocks(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
+			   uint64_t *dotdot)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	int found = 0, rc;
+
+	if (!rp->lscan_built) {
+		rc = build_lscan(rp);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = dblk_first(rp->lscan, rp->nlscan, ino);
+	     i < rp->nlscan && rp->lscan[i].owner == ino; i++) {
+		const struct rp_dblk *d = &rp->lscan[i];
+		int n = log_block_entries(rp, ino, xfmt_geom_agbno_daddr(g, d->agno, d->agbno), fn,
+					  arg, dotdot);
+
+		if (n == NOT_DIR)
+			continue;
+		if (n < 0)
+			return n;
+		rp_space_hold(rp, d->agno, d->agbno, 1u << g->dirblklog);
+		found++;
+	}
+	return found;
+}
+
+/*
+ * Directory ino, whose inode stands, could not be read whole: the log's
+ * copies of the data blocks its fork maps where the disk no longer holds a
+ * block of ino (log_block_entries).  The number of blocks taken, or a
+ * negative xerr.
+ */
+int rp_dir_log_blocks(struct xr_rp *rp, const struct xa_inode *dir, xa_dirent_fn fn, void *arg)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t per = g->dirblksize >> g->blocklog;
+	uint64_t leaf_da = xfmt_dir2_leaf_firstda(g), dotdot = 0;
+	struct xa_u64set seen = { 0 };
+	struct xa_extents ex;
+	uint8_t *blk;
+	int found = 0, rc;
+
+	if (!g->v5 || (dir->d.format != XFS_DINODE_FMT_EXTENTS &&
+		       dir->d.format != XFS_DINODE_FMT_BTREE))
+		return 0;
+	rc = rp_stale_prepare(rp);
+	if (rc)
+		return rc;
+	if (!rp->stale.nbufs)
+		return 0;
+	rc = xa_extents_load(ctx, dir, XA_DATA_FORK, &ex);
+	if (rc)
+		return rc == XERR_NOMEM ? rc : 0;
+	blk = malloc(g->dirblksize);
+	if (!blk) {
+		xa_extents_release(&ex);
+		return XERR_NOMEM;
+	}
+	for (size_t i = 0; i < ex.n && found >= 0; i++) {
+		const struct xfmt_bmbt_rec *r = &ex.v[i];
+		uint64_t end = r->startoff + r->blockcount;
+
+		for (uint64_t da = (r->startoff + per - 1) / per * per; da < end && da < leaf_da;
+		     da += per) {
+			uint64_t byte, ignore = 0;
+			int got = xa_dir_read_block(ctx, &ex, da, blk, &byte, &seen), n;
+
+			if (got == XERR_NOMEM) {
+				found = got;
+				break;
+			}
+			if (got != 0 && got != XERR_RANGE && got != XA_DIRBLOCK_SEEN)
+				got = 0;   /* a read error: the block is as good as gone */
+			if (got != 0 || byte % 512 ||
+			    salvage_block(rp, dir->ino, blk, NULL, NULL, &ignore) != NOT_DIR)
+				continue;
+			n = log_block_entries(rp, dir->ino, byte >> 9, fn, arg, &ignore);
+			if (n == NOT_DIR)
+				continue;
+			if (n < 0) {
+				found = n;
+				break;
+			}
+			found++;
+		}
+	}
+	(void)dotdot;
+	free(blk);
+	xa_u64set_release(&seen);
+	xa_extents_release(&ex);
 	return found;
 }
 
@@ -341,14 +565,14 @@ int rp_stale_prepare(struct xr_rp *rp)
 	if (rp->stale_built)
 		return 0;
 	rp->stale_built = true;
-	return xa_log_stale_collect(rp->ctx, &rp->stale, &rp->nstale);
+	return xa_log_stale_collect(rp->ctx, &rp->stale);
 }
 
 const struct xa_stale_inode *rp_stale_inode(struct xr_rp *rp, uint64_t ino)
 {
 	if (rp_stale_prepare(rp) != 0)
 		return NULL;
-	return xa_stale_find(rp->stale, rp->nstale, ino);
+	return xa_stale_find(&rp->stale, ino);
 }
 
 /* From the last copy the log holds of a short-form directory's fork. */
@@ -367,17 +591,27 @@ static int from_log(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg, 
 
 int rp_dir_salvage(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg, uint64_t *dotdot)
 {
-	int rc;
+	int rc, lrc;
 
 	*dotdot = 0;
 	rp->salvage_lsn = 0;
+	rp->salvage_nlog = 0;
 	rp->salvage_source = "directory-blocks";
 	rc = from_rmap(rp, ino, fn, arg, dotdot);
-	if (rc != 0)
-		return rc < 0 ? rc : 1;
-	rc = from_owner(rp, ino, fn, arg, dotdot);
-	if (rc != 0)
-		return rc < 0 ? rc : 1;
+	if (rc == 0)
+		rc = from_owner(rp, ino, fn, arg, dotdot);
+	if (rc < 0)
+		return rc;
+	lrc = from_log_blocks(rp, ino, fn, arg, dotdot);
+	if (lrc < 0)
+		return lrc;
+	if (rp->salvage_nlog)
+		rp->salvage_source = rp->salvage_nlog < (size_t)rc + (size_t)lrc ?
+				     "directory-blocks-and-log" : "log-blocks";
+	else
+		rp->salvage_lsn = 0;
+	if (rc + lrc > 0)
+		return 1;
 	rp->salvage_source = "literal-area";
 	rc = from_literal(rp, ino, fn, arg, dotdot);
 	if (rc == NOT_DIR) {
@@ -391,4 +625,15 @@ int rp_dir_salvage(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg, u
 	if (rc == NOT_DIR)
 		return 0;
 	return rc < 0 ? rc : 1;
+}
+
+const char *rp_salvage_source_text(const char *source)
+{
+	if (!strcmp(source, "log") || !strcmp(source, "log-blocks"))
+		return "the log";
+	if (!strcmp(source, "directory-blocks-and-log"))
+		return "its blocks and the log's copies of them";
+	if (!strcmp(source, "literal-area"))
+		return "its literal area";
+	return "its blocks";
 }

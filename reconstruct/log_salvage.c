@@ -266,8 +266,8 @@ int rp_revive_from_log(struct xr_rp *rp)
 	if (!rp->cleared.used && !rp->dead.used)
 		return 0;
 	rc = rp_stale_prepare(rp);
-	for (size_t i = 0; i < rp->nstale && !rc; i++) {
-		const struct xa_stale_inode *si = &rp->stale[i];
+	for (size_t i = 0; i < rp->stale.ninodes && !rc; i++) {
+		const struct xa_stale_inode *si = &rp->stale.inodes[i];
 		bool cleared = xa_u64set_has(&rp->cleared, si->ino), done;
 
 		/* only slots nothing else fills: cleared and not brought back

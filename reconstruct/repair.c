@@ -804,9 +804,8 @@ out:
 	xa_u64set_release(&rp.new_inodes);
 	xa_u64set_release(&rp.dead);
 	free(rp.dscan);
-	if (rp.stale)
-		xa_stale_inodes_release(rp.stale, rp.nstale);
-	free(rp.stale);
+	free(rp.lscan);
+	xa_stale_release(&rp.stale);
 	if (rp.ags)
 		rp_space_release(&rp);
 	free(rp.ags);

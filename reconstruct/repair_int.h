@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "analyzer/check/ownrec.h"
+#include "analyzer/log/log_stale.h"
 #include "analyzer/model/bitmap.h"
 #include "analyzer/model/u64set.h"
 #include "reconstruct/ag_rebuild.h"
@@ -65,16 +66,22 @@ struct xr_rp {
 	bool                          dscan_built;
 	struct rp_dblk               *dscan;
 	size_t                        ndscan;
-	/* the last logged state of every inode the log names, sorted by ino
-	 * (dir_salvage.c builds it once, on the first need) */
+	/* the same for the log's copies of directory blocks at places nothing
+	 * owned and the disk no longer holds their block (dir_salvage.c) */
+	bool                          lscan_built;
+	struct rp_dblk               *lscan;
+	size_t                        nlscan;
+	/* the last logged state of every inode and directory block the log
+	 * names (dir_salvage.c builds it once, on the first need) */
 	bool                          stale_built;
-	struct xa_stale_inode        *stale;
-	size_t                        nstale;
+	struct xa_stale               stale;
 	/* where the last rp_dir_salvage that found a directory found it
-	 * (static: "directory-blocks", "literal-area", "log"), and for the
-	 * log the LSN of the copy */
+	 * (static: "directory-blocks", "directory-blocks-and-log",
+	 * "literal-area", "log"), and for the log the LSN of the newest copy
+	 * used */
 	const char                   *salvage_source;
 	uint64_t                      salvage_lsn;
+	size_t                        salvage_nlog;  /* blocks of it the log gave */
 };
 
 struct rp_dblk {
@@ -184,32 +191,17 @@ const char *rp_ag_blocked(struct xr_rp *rp, uint32_t agno);
 /* Free what the per-AG space state holds. */
 void rp_space_release(struct xr_rp *rp);
 
-/*
- * Rewrite directory ino (its inode read through the plan) to hold exactly
- * the n entries e with ".." = parent: short form when it fits the inode,
- * else new blocks from rp_space_alloc mapped as an extent list, or by a
- * new bmbt when the list does not fit the fork (its old data blocks are
- * released).  The inode's size, format, extent count, block count and
- * link count (nlink) are set and it is sealed.  Returns 0, XERR_NOMEM, or
- * XERR_UNSUPPORTED when the directory cannot be written (no space) -
- * nothing planned then (dir_write.c).
- */
-/*
- * Entries of directory ino whose inode core is destroyed, from the data
- * blocks the rmapbt says it owned, or else from its literal area read as a
- * short-form directory, or else from the last copy of that area the log
- * holds (dir_salvage.c).  fn (may be NULL) gets each entry
- * ("." and ".." excluded); *dotdot the ".." found (0 = none).  Returns 1
- * when the directory was found, 0 when nothing describes it, or a negative
- * xerr (fn's included).
- */
 struct xfmt_dirent;
+/* What rp->salvage_source says, for a sentence ("its blocks", "the log"). */
+const char *rp_salvage_source_text(const char *source);
+
 /* The last logged state of inode ino when the log holds one (dir_salvage.c),
  * else NULL. */
 struct xa_stale_inode;
 const struct xa_stale_inode *rp_stale_inode(struct xr_rp *rp, uint64_t ino);
 
-/* Sweep the log once for the last copy of every inode it names: rp->stale.
+/* Sweep the log once for the last copy of every inode and directory block
+ * it names: rp->stale.
  * Later calls do nothing.  0 or XERR_NOMEM (dir_salvage.c). */
 int rp_stale_prepare(struct xr_rp *rp);
 
@@ -243,9 +235,40 @@ int rp_reinit_dead_slots(struct xr_rp *rp, uint32_t agno, const struct xa_ichunk
 /* The realtime and quota inodes (repair_state.c). */
 bool rp_is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino);
 
+/*
+ * Entries of directory ino whose inode core is destroyed, from the data
+ * blocks the rmapbt says it owned (or, without one, whose v5 header names
+ * it) and the log's copies of those gone on disk, or else from its literal
+ * area read as a short-form directory, or else from the last copy of that
+ * area the log holds (dir_salvage.c).  fn (may be NULL) gets each entry
+ * ("." and ".." excluded); *dotdot the ".." found (0 = none).  Returns 1
+ * when the directory was found, 0 when nothing describes it, or a negative
+ * xerr (fn's included).
+ */
 int rp_dir_salvage(struct xr_rp *rp, uint64_t ino, int (*fn)(void *arg, const struct xfmt_dirent *de),
 		   void *arg, uint64_t *dotdot);
 
+/*
+ * Directory dir (its inode standing) could not be read whole: fn gets the
+ * entries of the log's copies of the data blocks its fork maps where the
+ * disk no longer holds a block of it (v5 only: a copy must name its owner
+ * and address).  The number of blocks the log gave, or a negative xerr
+ * (dir_salvage.c).
+ */
+struct xa_inode;
+int rp_dir_log_blocks(struct xr_rp *rp, const struct xa_inode *dir,
+		      int (*fn)(void *arg, const struct xfmt_dirent *de), void *arg);
+
+/*
+ * Rewrite directory ino (its inode read through the plan) to hold exactly
+ * the n entries e with ".." = parent: short form when it fits the inode,
+ * else new blocks from rp_space_alloc mapped as an extent list, or by a
+ * new bmbt when the list does not fit the fork (its old data blocks are
+ * released).  The inode's size, format, extent count, block count and
+ * link count (nlink) are set and it is sealed.  Returns 0, XERR_NOMEM, or
+ * XERR_UNSUPPORTED when the directory cannot be written (no space) -
+ * nothing planned then (dir_write.c).
+ */
 struct xfmt_dirent_in;
 int rp_dir_write(struct xr_rp *rp, int action, uint64_t ino, uint64_t parent,
 		 const struct xfmt_dirent_in *e, size_t n, uint32_t nlink);

@@ -50,6 +50,7 @@ struct ns_dir {
 	bool     rewrite;
 	uint32_t subdirs;    /* kept entries naming directories */
 	uint32_t corrected;  /* entries whose inode number lost one bit, put back */
+	bool     from_log;   /* some entries come from the log's copies of its blocks */
 };
 
 struct ns {
@@ -230,6 +231,7 @@ static int collect_dirs(struct ns *ns)
 				ns->cur = ns->ndirs - 1;
 				rc = rp_dir_salvage(ns->rp, r->ino, entry_cb, ns,
 						    &ns->dirs[ns->cur].dotdot);
+				ns->dirs[ns->cur].from_log = ns->rp->salvage_nlog > 0;
 			}
 			if (rc < 0) {
 				xa_u64set_release(&damaged);
@@ -248,6 +250,15 @@ static int collect_dirs(struct ns *ns)
 		}
 		ns->cur = ns->ndirs - 1;
 		rc = xa_dir_iterate(ctx, &ip, NULL, entry_cb, ns, &complete);
+		/* blocks gone on disk may still be in the log */
+		if (!rc && !complete) {
+			int lrc = rp_dir_log_blocks(ns->rp, &ip, entry_cb, ns);
+
+			if (lrc < 0)
+				rc = lrc;
+			else if (lrc > 0)
+				ns->dirs[ns->cur].from_log = true;
+		}
 		xa_inode_release(&ip);
 		if (rc == XERR_NOMEM) {
 			xa_u64set_release(&damaged);
@@ -982,21 +993,26 @@ static int plan_writes(struct ns *ns)
 						"lost+found (inode %" PRIu64 ") written with %zu orphans "
 						"linked in", d->ino, ns->norphans);
 			lf_action = action;
-		} else if (d->corrected) {
-			/* Inferred, not read: the report says so. */
-			action = xr_plan_action(rp->plan, XR_ACT_REWRITE_DIRECTORY,
-						xfmt_geom_ino_agno(&ctx->geom, d->ino), d->ino,
-						"directory %" PRIu64 " rewritten from the entries it still "
-						"holds; the inode numbers of %" PRIu32 " entries corrected "
-						"by one bit (inferred: each named no inode or one of "
-						"another type, and the one a bit away has the entry's type "
-						"and lacked a name)",
-						d->ino, d->corrected);
 		} else {
-			action = xr_plan_action(rp->plan, XR_ACT_REWRITE_DIRECTORY,
-						xfmt_geom_ino_agno(&ctx->geom, d->ino), d->ino,
-						"directory %" PRIu64 " rewritten from the entries it still "
-						"holds", d->ino);
+			/* Inferred or old evidence, not read from the block: the
+			 * report says so. */
+			const char *log = d->from_log ? "; entries of blocks gone on disk taken "
+							"from the log's copies of them" : "";
+
+			if (d->corrected)
+				action = xr_plan_action(rp->plan, XR_ACT_REWRITE_DIRECTORY,
+							xfmt_geom_ino_agno(&ctx->geom, d->ino), d->ino,
+							"directory %" PRIu64 " rewritten from the entries it "
+							"still holds%s; the inode numbers of %" PRIu32
+							" entries corrected by one bit (inferred: each named "
+							"no inode or one of another type, and the one a bit "
+							"away has the entry's type and lacked a name)",
+							d->ino, log, d->corrected);
+			else
+				action = xr_plan_action(rp->plan, XR_ACT_REWRITE_DIRECTORY,
+							xfmt_geom_ino_agno(&ctx->geom, d->ino), d->ino,
+							"directory %" PRIu64 " rewritten from the entries it "
+							"still holds%s", d->ino, log);
 		}
 		if (action < 0)
 			return action;
@@ -1137,9 +1153,7 @@ static int revive_one(struct xr_rp *rp, uint64_t ino, const struct xa_irec *r, b
 		return rc;
 	action = xr_plan_action(rp->plan, XR_ACT_REVIVE_DIRECTORY, xfmt_geom_ino_agno(&ctx->geom, ino),
 				ino, "directory %" PRIu64 " given a new core: its entries survive in "
-				"%s", ino, !strcmp(rp->salvage_source, "log") ? "the log" :
-				!strcmp(rp->salvage_source, "literal-area") ? "its literal area" :
-				"its blocks");
+				"%s", ino, rp_salvage_source_text(rp->salvage_source));
 	if (action < 0)
 		return action;
 	rc = rp_plan_dir_core(rp, ino, perm, action, true, &kept);

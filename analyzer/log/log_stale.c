@@ -22,78 +22,190 @@
 #include "formats/log_item.h"
 #include "formats/log_trans.h"
 
-struct sweep {
-	struct xa_ctx         *ctx;
-	struct xa_stale_inode *v;
-	size_t                 n, cap, max;
-	uint32_t              *slot;   /* open addressing: index + 1 into v, 0 = empty */
-	size_t                 nslot;  /* a power of two, at least twice n */
-	struct xfmt_log_asm    asm_;
-	int                    err;
+/*
+ * An index from a 64-bit key (an inode number, a daddr) to a slot of the
+ * caller's array: open addressing, index + 1 in slot (0 = empty), the keys
+ * kept beside it so the caller's array can be of any type.
+ */
+struct keyidx {
+	uint64_t *keys;    /* keys[i] is the key of the caller's element i */
+	size_t    n, cap;
+	uint32_t *slot;
+	size_t    nslot;   /* a power of two, at least twice n */
 };
 
-static size_t hash_ino(uint64_t ino, size_t nslot)
+struct sweep {
+	struct xa_ctx      *ctx;
+	struct xa_stale     st;
+	struct keyidx       ino_idx, buf_idx;
+	uint64_t            bytes, max_bytes;  /* what the copies hold, and may */
+	struct xfmt_log_asm asm_;
+	int                 err;
+};
+
+static size_t hash_key(uint64_t k, size_t nslot)
 {
-	ino ^= ino >> 33;
-	ino *= 0xff51afd7ed558ccdull;
-	ino ^= ino >> 33;
-	return (size_t)ino & (nslot - 1);
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdull;
+	k ^= k >> 33;
+	return (size_t)k & (nslot - 1);
 }
 
-static int grow_slots(struct sweep *s)
+static int grow_slots(struct keyidx *x)
 {
-	size_t nslot = s->nslot ? s->nslot * 2 : 1024;
+	size_t nslot = x->nslot ? x->nslot * 2 : 1024;
 	uint32_t *slot = calloc(nslot, sizeof(*slot));
 
 	if (!slot)
 		return XERR_NOMEM;
-	for (size_t i = 0; i < s->n; i++) {
-		size_t h = hash_ino(s->v[i].ino, nslot);
+	for (size_t i = 0; i < x->n; i++) {
+		size_t h = hash_key(x->keys[i], nslot);
 
 		while (slot[h])
 			h = (h + 1) & (nslot - 1);
 		slot[h] = (uint32_t)(i + 1);
 	}
-	free(s->slot);
-	s->slot = slot;
-	s->nslot = nslot;
+	free(x->slot);
+	x->slot = slot;
+	x->nslot = nslot;
 	return 0;
 }
 
-/* The entry of ino, made when new; NULL past the bound (or out of memory,
- * with s->err set). */
-static struct xa_stale_inode *find_or_add(struct sweep *s, uint64_t ino)
+/* The index of key, or SIZE_MAX when absent. */
+static size_t idx_find(const struct keyidx *x, uint64_t key)
+{
+	if (!x->nslot)
+		return SIZE_MAX;
+	for (size_t h = hash_key(key, x->nslot); x->slot[h]; h = (h + 1) & (x->nslot - 1))
+		if (x->keys[x->slot[h] - 1] == key)
+			return x->slot[h] - 1;
+	return SIZE_MAX;
+}
+
+/*
+ * Add key as element x->n, growing the caller's array *v (elements of
+ * size esz) beside the keys.  The new element is zeroed.  Returns its
+ * index, or SIZE_MAX out of memory.
+ */
+static size_t idx_add(struct keyidx *x, void **v, size_t esz, uint64_t key)
 {
 	size_t h;
 
-	if (s->nslot) {
-		for (h = hash_ino(ino, s->nslot); s->slot[h]; h = (h + 1) & (s->nslot - 1))
-			if (s->v[s->slot[h] - 1].ino == ino)
-				return &s->v[s->slot[h] - 1];
+	if (x->n + 1 >= UINT32_MAX)
+		return SIZE_MAX;
+	if ((x->n + 1) * 2 > x->nslot && grow_slots(x) != 0)
+		return SIZE_MAX;
+	if (x->n == x->cap) {
+		size_t ncap = x->cap ? x->cap * 2 : 256;
+		uint64_t *nk = realloc(x->keys, ncap * sizeof(*nk));
+		void *nv;
+
+		if (!nk)
+			return SIZE_MAX;
+		x->keys = nk;
+		nv = realloc(*v, ncap * esz);
+		if (!nv)
+			return SIZE_MAX;
+		*v = nv;
+		x->cap = ncap;
 	}
-	if (s->n >= s->max)
+	memset((uint8_t *)*v + x->n * esz, 0, esz);
+	x->keys[x->n] = key;
+	for (h = hash_key(key, x->nslot); x->slot[h]; h = (h + 1) & (x->nslot - 1))
+		;
+	x->slot[h] = (uint32_t)(++x->n);
+	return x->n - 1;
+}
+
+static void idx_release(struct keyidx *x)
+{
+	free(x->keys);
+	free(x->slot);
+	memset(x, 0, sizeof(*x));
+}
+
+/* The copy of ino, made when new; NULL past the bound (or out of memory,
+ * with s->err set). */
+static struct xa_stale_inode *inode_copy(struct sweep *s, uint64_t ino)
+{
+	uint32_t isz = s->ctx->geom.inodesize;
+	size_t i = idx_find(&s->ino_idx, ino);
+	struct xa_stale_inode *si;
+
+	if (i != SIZE_MAX)
+		return &s->st.inodes[i];
+	if (s->bytes + isz > s->max_bytes)
 		return NULL;
-	if ((s->n + 1) * 2 > s->nslot && grow_slots(s) != 0) {
+	i = idx_add(&s->ino_idx, (void **)&s->st.inodes, sizeof(*s->st.inodes), ino);
+	if (i == SIZE_MAX) {
 		s->err = XERR_NOMEM;
 		return NULL;
 	}
-	if (s->n == s->cap) {
-		size_t ncap = s->cap ? s->cap * 2 : 256;
-		struct xa_stale_inode *nv = realloc(s->v, ncap * sizeof(*nv));
-
-		if (!nv) {
-			s->err = XERR_NOMEM;
-			return NULL;
-		}
-		s->v = nv;
-		s->cap = ncap;
+	s->st.ninodes = s->ino_idx.n;
+	si = &s->st.inodes[i];
+	si->ino = ino;
+	si->dip = malloc(isz);
+	if (!si->dip) {
+		s->err = XERR_NOMEM;
+		return NULL;
 	}
-	for (h = hash_ino(ino, s->nslot); s->slot[h]; h = (h + 1) & (s->nslot - 1))
-		;
-	memset(&s->v[s->n], 0, sizeof(s->v[s->n]));
-	s->v[s->n].ino = ino;
-	s->slot[h] = (uint32_t)(++s->n);
-	return &s->v[s->n - 1];
+	s->bytes += isz;
+	xfmt_dinode_free_encode(si->dip, &s->ctx->geom, ino, 0, 0);
+	return si;
+}
+
+/*
+ * A buffer item: directory data and block-form blocks are what the copies
+ * serve, so only buffers of the directory block size whose type is one of
+ * those (or unset, as older kernels leave it) are kept.
+ */
+static void on_buf(struct sweep *s, const struct xfmt_log_titem *it, bool big, uint64_t lsn)
+{
+	uint32_t dbs = s->ctx->geom.dirblksize;
+	struct xfmt_log_buf b;
+	struct xa_stale_buf *sb;
+	size_t i;
+
+	if (xfmt_log_buf_decode(it, big, &b) != 0 || (b.flags & XFS_BLF_INODE_BUF) ||
+	    (uint32_t)b.len * 512u != dbs ||
+	    (b.blft != XFS_BLFT_UNKNOWN_BUF && b.blft != XFS_BLFT_DIR_BLOCK_BUF &&
+	     b.blft != XFS_BLFT_DIR_DATA_BUF))
+		return;
+	i = idx_find(&s->buf_idx, b.blkno);
+	if (b.flags & XFS_BLF_CANCEL) {
+		/* freed: what the copy held is no longer the block's */
+		if (i != SIZE_MAX && s->st.bufs[i].data) {
+			free(s->st.bufs[i].data);
+			s->st.bufs[i].data = NULL;
+			s->bytes -= dbs;
+		}
+		return;
+	}
+	if (i == SIZE_MAX) {
+		if (s->bytes + dbs > s->max_bytes)
+			return;
+		i = idx_add(&s->buf_idx, (void **)&s->st.bufs, sizeof(*s->st.bufs), b.blkno);
+		if (i == SIZE_MAX) {
+			s->err = XERR_NOMEM;
+			return;
+		}
+		s->st.nbufs = s->buf_idx.n;
+		s->st.bufs[i].daddr = b.blkno;
+		s->st.bufs[i].len = dbs;
+	}
+	sb = &s->st.bufs[i];
+	if (!sb->data) {
+		if (s->bytes + dbs > s->max_bytes)
+			return;
+		sb->data = calloc(1, dbs);
+		if (!sb->data) {
+			s->err = XERR_NOMEM;
+			return;
+		}
+		s->bytes += dbs;
+	}
+	if (xfmt_log_buf_apply(it, &b, sb->data, dbs) == 0)
+		sb->lsn = lsn;
 }
 
 static int on_commit(void *arg, const struct xfmt_log_trans *t)
@@ -106,22 +218,20 @@ static int on_commit(void *arg, const struct xfmt_log_trans *t)
 		struct xfmt_log_inode in;
 		struct xa_stale_inode *si;
 
-		if (it->type != XFS_LI_INODE || xfmt_log_inode_decode(it, t->big, &in) != 0 ||
-		    !(in.fields & XFS_ILOG_CORE) || !xfmt_geom_ino_valid(g, in.ino))
-			continue;
-		si = find_or_add(s, in.ino);
-		if (!si) {
+		if (it->type == XFS_LI_BUF) {
+			on_buf(s, it, t->big, t->commit_lsn);
 			if (s->err)
 				return 1;
 			continue;
 		}
-		if (!si->dip) {
-			si->dip = malloc(g->inodesize);
-			if (!si->dip) {
-				s->err = XERR_NOMEM;
+		if (it->type != XFS_LI_INODE || xfmt_log_inode_decode(it, t->big, &in) != 0 ||
+		    !(in.fields & XFS_ILOG_CORE) || !xfmt_geom_ino_valid(g, in.ino))
+			continue;
+		si = inode_copy(s, in.ino);
+		if (!si) {
+			if (s->err)
 				return 1;
-			}
-			xfmt_dinode_free_encode(si->dip, g, in.ino, 0, 0);
+			continue;
 		}
 		if (xfmt_log_inode_apply(it, &in, t->big, si->dip, g->inodesize, g->v5,
 					 t->commit_lsn) == XLOG_INODE_REPLAYED) {
@@ -160,7 +270,14 @@ static int cmp_ino(const void *x, const void *y)
 	return (a->ino > b->ino) - (a->ino < b->ino);
 }
 
-int xa_log_stale_collect(struct xa_ctx *ctx, struct xa_stale_inode **out, size_t *n)
+static int cmp_daddr(const void *x, const void *y)
+{
+	const struct xa_stale_buf *a = x, *b = y;
+
+	return (a->daddr > b->daddr) - (a->daddr < b->daddr);
+}
+
+int xa_log_stale_collect(struct xa_ctx *ctx, struct xa_stale *out)
 {
 	uint64_t bound = XA_LOG_STALE_MAX_BYTES;
 	const char *env = getenv("XFSRECON_STALE_MAX");
@@ -168,8 +285,7 @@ int xa_log_stale_collect(struct xa_ctx *ctx, struct xa_stale_inode **out, size_t
 	struct sweep s;
 	int rc;
 
-	*out = NULL;
-	*n = 0;
+	memset(out, 0, sizeof(*out));
 	if (xa_log_locate(ctx, &pos) != 0)
 		return 0;
 	if (env && *env) {
@@ -181,37 +297,36 @@ int xa_log_stale_collect(struct xa_ctx *ctx, struct xa_stale_inode **out, size_t
 	}
 	memset(&s, 0, sizeof(s));
 	s.ctx = ctx;
-	s.max = (size_t)(bound / (ctx->geom.inodesize + sizeof(struct xa_stale_inode)));
-	if (s.max > UINT32_MAX - 1)
-		s.max = UINT32_MAX - 1;
+	s.max_bytes = bound;
 	xfmt_log_asm_init(&s.asm_, XA_LOG_REPLAY_MAX_BYTES, on_commit, &s);
 	rc = xa_log_sweep(ctx, &pos, ctx->log.bounds.found ? ctx->log.bounds.head : 0, on_record, &s);
 	xfmt_log_asm_release(&s.asm_);
-	free(s.slot);
+	idx_release(&s.ino_idx);
+	idx_release(&s.buf_idx);
 	if (!rc)
 		rc = s.err;
 	if (rc) {
-		xa_stale_inodes_release(s.v, s.n);
-		free(s.v);
+		xa_stale_release(&s.st);
 		return rc;
 	}
-	if (s.n > 1)
-		qsort(s.v, s.n, sizeof(*s.v), cmp_ino);
-	*out = s.v;
-	*n = s.n;
+	if (s.st.ninodes > 1)
+		qsort(s.st.inodes, s.st.ninodes, sizeof(*s.st.inodes), cmp_ino);
+	if (s.st.nbufs > 1)
+		qsort(s.st.bufs, s.st.nbufs, sizeof(*s.st.bufs), cmp_daddr);
+	*out = s.st;
 	return 0;
 }
 
-const struct xa_stale_inode *xa_stale_find(const struct xa_stale_inode *v, size_t n, uint64_t ino)
+const struct xa_stale_inode *xa_stale_find(const struct xa_stale *st, uint64_t ino)
 {
-	size_t lo = 0, hi = n;
+	size_t lo = 0, hi = st->ninodes;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (v[mid].ino == ino)
-			return v[mid].dip ? &v[mid] : NULL;
-		if (v[mid].ino < ino)
+		if (st->inodes[mid].ino == ino)
+			return st->inodes[mid].dip ? &st->inodes[mid] : NULL;
+		if (st->inodes[mid].ino < ino)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -219,10 +334,30 @@ const struct xa_stale_inode *xa_stale_find(const struct xa_stale_inode *v, size_
 	return NULL;
 }
 
-void xa_stale_inodes_release(struct xa_stale_inode *v, size_t n)
+const struct xa_stale_buf *xa_stale_buf_find(const struct xa_stale *st, uint64_t daddr)
 {
-	for (size_t i = 0; i < n; i++) {
-		free(v[i].dip);
-		v[i].dip = NULL;
+	size_t lo = 0, hi = st->nbufs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->bufs[mid].daddr == daddr)
+			return st->bufs[mid].data ? &st->bufs[mid] : NULL;
+		if (st->bufs[mid].daddr < daddr)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
+	return NULL;
+}
+
+void xa_stale_release(struct xa_stale *st)
+{
+	for (size_t i = 0; i < st->ninodes; i++)
+		free(st->inodes[i].dip);
+	for (size_t i = 0; i < st->nbufs; i++)
+		free(st->bufs[i].data);
+	free(st->inodes);
+	free(st->bufs);
+	memset(st, 0, sizeof(*st));
 }
