@@ -299,12 +299,16 @@ int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs)
 
 	memset(&ri, 0, sizeof(ri));
 	po = o->prep;
-	po.hash = !o->dry_run || o->report;
+	/* A repair that writes OUT hashes the input in the same read that
+	 * hashes OUT (output.h); a dry run hashes it for its report. */
+	po.hash = o->dry_run && o->report && !o->no_hash;
 	code = xc_repair_prepare(&po, &ctx, &plan, &sum, errs);
 	if (code)
 		return code;
 	if (sum.refused) {
 		xc_say_dirty_log_refused(errs, o->prep.image, "Nothing written.");
+		if (o->report && !o->no_hash && !o->dry_run)
+			xc_hash_input(&ctx, o->prep.progress);
 		ri.result = "refused";
 		finish_report(o, &ctx, &plan, &sum, &ri, errs);
 		code = XC_EXIT_LEFT;
@@ -328,20 +332,30 @@ int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs)
 	{
 		struct bar bar = { errs, isatty(fileno(errs)) != 0, -1 };
 		struct xr_output_opts oo = { 0 };
+		struct xr_output_digests dg;
 
 		oo.force = o->force;
+		oo.no_hash = o->no_hash;
+		oo.reread = o->verify_output;
 		if (o->prep.progress || bar.tty) {
 			oo.progress = copy_progress;
 			oo.progress_arg = &bar;
 		}
-		rc = xr_output_write(&ctx, &plan, o->out, &oo, ri.out_sha256, err, sizeof(err));
+		rc = xr_output_write(&ctx, &plan, o->out, &oo, &dg, err, sizeof(err));
 		if (rc) {
 			fprintf(errs, "xfsrecon: %s\n", err);
 			code = rc == XERR_USAGE || rc == XERR_EXISTS ? XC_EXIT_USAGE : XC_EXIT_OPERATIONAL;
 			goto out;
 		}
 		ri.out_path = o->out;
-		ri.have_out_sha = true;
+		if (dg.have_in) {
+			memcpy(ctx.sha256, dg.in, sizeof(ctx.sha256));
+			ctx.have_sha256 = true;
+		}
+		if (dg.have_out) {
+			memcpy(ri.out_sha256, dg.out, sizeof(ri.out_sha256));
+			ri.have_out_sha = true;
+		}
 	}
 	rc = check_output(o->out, &after, errs);
 	if (rc) {
@@ -397,5 +411,7 @@ int xc_run_repair(const struct xc_command *cmd, const struct xc_args *a)
 	ro.dry_run = xc_has(a, XC_OPT_DRY_RUN);
 	ro.quiet = xc_has(a, XC_OPT_QUIET);
 	ro.verbose = xc_has(a, XC_OPT_VERBOSE);
+	ro.no_hash = xc_has(a, XC_OPT_NO_HASH);
+	ro.verify_output = xc_has(a, XC_OPT_VERIFY_OUTPUT);
 	return xc_cmd_repair(&ro, stdout, stderr);
 }

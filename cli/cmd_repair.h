@@ -33,6 +33,8 @@ struct xc_cmd_repair_opts {
 	bool        dry_run;      /* print the plan, write nothing */
 	bool        quiet;        /* only the summary line */
 	bool        verbose;      /* also each action's findings and every write */
+	bool        no_hash;      /* compute no digest */
+	bool        verify_output; /* OUT's digest from reading it back */
 };
 
 

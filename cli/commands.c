@@ -90,6 +90,10 @@ static const struct xc_cmd_option repair_opts[] = {
 	  "anything holding or aliasing it)" },
 	{ XC_OPT_DRY_RUN, "print the plan; write nothing" },
 	{ XC_OPT_ZERO_LOG, NULL },
+	{ XC_OPT_NO_HASH, "compute neither the input's nor OUT's SHA-256 (the report then has "
+	  "none)" },
+	{ XC_OPT_VERIFY_OUTPUT, "hash OUT as it reads back after it is synced (a second read "
+	  "of every byte), not the bytes as they are written" },
 	{ XC_OPT_QUIET, "print only the summary" },
 	{ XC_OPT_VERBOSE, "also print the findings each action answers and every write" },
 	IMAGE_OPTS,

@@ -16,6 +16,8 @@
 const struct xc_option xc_options[XC_OPT_COUNT] = {
 	[XC_OPT_XML] = { "xml", 0, "FILE", "also write the XML report to FILE" },
 	[XC_OPT_NO_HASH] = { "no-hash", 0, NULL, "do not compute the image's SHA-256" },
+	[XC_OPT_VERIFY_OUTPUT] = { "verify-output", 0, NULL,
+				   "hash the output as it reads back after it is synced" },
 	[XC_OPT_OFFSET] = { "offset", 0, "BYTES", "the filesystem starts at this byte of the image" },
 	[XC_OPT_PARTITION] = { "partition", 0, "N", "use partition N of a whole-disk image" },
 	[XC_OPT_ANNOTATE] = { "annotate", 0, NULL,

@@ -1,11 +1,14 @@
 /*
  * output.c - the output image writer (see output.h): refuse what would
  * touch the evidence, copy the input sparsely, lay the plan over it, sync,
- * and hash what landed on disk.
+ * and hash the input and what was written.
  *
- * Why the hash re-reads OUT instead of hashing the bytes as they are
- * written: the digest in the report must describe the file the user keeps,
- * so it is computed from that file after fsync, holes and all.
+ * Why one pass: the input must be read once for its digest anyway, and
+ * OUT's bytes are the input's with the plan's changes laid over them, so
+ * both digests come from that read (and, where the kernel cannot copy the
+ * file, the bytes written come from it too).  Reading OUT back after fsync
+ * would only catch a storage fault that fsync did not report, at the price
+ * of a second read of every byte: it is an option (reread).
  */
 #include "reconstruct/output.h"
 
@@ -36,6 +39,7 @@ struct out {
 	struct xa_ctx             *ctx;
 	const struct xr_plan      *plan;
 	const struct xr_output_opts *o;
+	bool                       hash;     /* compute the digests */
 	const char                *path;
 	int                        fd;
 	bool                       is_blk;
@@ -158,26 +162,6 @@ static int write_sparse(struct out *w, const uint8_t *p, size_t len, uint64_t of
 	return 0;
 }
 
-/* Copy through the image reader (any backend). */
-static int copy_read_write(struct out *w)
-{
-	/* The input's own bytes; a truncated input's missing end stays a hole. */
-	uint64_t size = w->ctx->input->size;
-
-	for (uint64_t off = 0; off < size; off += COPY_CHUNK) {
-		size_t n = size - off < COPY_CHUNK ? (size_t)(size - off) : COPY_CHUNK;
-		int rc = ximg_pread(w->ctx->input, w->buf, n, off);
-
-		if (rc)
-			return fail(w, rc, "%s: %s", w->ctx->input->name, w->ctx->input->errmsg);
-		rc = w->is_blk ? pwrite_full(w, w->buf, n, off) : write_sparse(w, w->buf, n, off);
-		if (rc)
-			return rc;
-		progress(w, n);
-	}
-	return 0;
-}
-
 /*
  * Copy a raw input file's data ranges with copy_file_range (the kernel may
  * share or clone the blocks), leaving its holes as holes.  Returns 1 when
@@ -229,24 +213,36 @@ static int copy_ranges(struct out *w, int in)
 #endif
 }
 
-static int copy_input(struct out *w)
+/* Whether the input is a whole raw file (not a slice of one, not a device)
+ * that the kernel may copy into a regular OUT. */
+static bool fast_copy_possible(struct out *w)
 {
 	int in = ximg_raw_fd(w->ctx->input);
 	struct stat st;
+
+	return !w->is_blk && in >= 0 && fstat(in, &st) == 0 && S_ISREG(st.st_mode) &&
+	       (uint64_t)st.st_size == w->ctx->input->size;
+}
+
+/*
+ * Copy a raw input with copy_file_range where the kernel can: 0 copied, 1
+ * when it cannot (OUT emptied again: the caller writes it itself), or an
+ * error.
+ */
+static int copy_input_fast(struct out *w)
+{
 	uint64_t done0 = w->done;
+	int rc;
 
-	/* Only a whole raw file (not a slice of one, not a device) qualifies. */
-	if (!w->is_blk && in >= 0 && fstat(in, &st) == 0 && S_ISREG(st.st_mode) &&
-	    (uint64_t)st.st_size == w->ctx->input->size) {
-		int rc = copy_ranges(w, in);
-
-		if (rc <= 0)
-			return rc;
-		w->done = done0;   /* start over through the reader */
-		if (ftruncate(w->fd, 0) != 0 || ftruncate(w->fd, (off_t)w->size) != 0)
-			return fail(w, XERR_IO, "%s: %s", w->path, strerror(errno));
-	}
-	return copy_read_write(w);
+	if (!fast_copy_possible(w))
+		return 1;
+	rc = copy_ranges(w, ximg_raw_fd(w->ctx->input));
+	if (rc <= 0)
+		return rc;
+	w->done = done0;   /* start over through the reader */
+	if (ftruncate(w->fd, 0) != 0 || ftruncate(w->fd, (off_t)w->size) != 0)
+		return fail(w, XERR_IO, "%s: %s", w->path, strerror(errno));
+	return 1;
 }
 
 /* ---------------------------------------------------------------- the rest */
@@ -274,6 +270,77 @@ static int apply_plan(struct out *w)
 	return rc;
 }
 
+/*
+ * One read of the input, chunk by chunk: its bytes go into the input's
+ * digest; the plan's changes are laid over them (changes are sorted and
+ * never overlap, so one cursor follows them; a change may span chunks),
+ * and the result goes into OUT's digest and, with write_out, into OUT.
+ * Past the input's end (a truncated input, changes past it) the bytes are
+ * zeros with the changes over them.
+ */
+static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *dg)
+{
+	const struct xr_plan *plan = w->plan;
+	uint64_t insize = w->ctx->input->size;
+	uint8_t *cbuf = malloc(xr_plan_max_change(plan));
+	struct xsha256 hin, hout;
+	size_t ci = 0;
+	int rc = 0;
+
+	if (!cbuf)
+		return fail(w, XERR_NOMEM, "out of memory");
+	xsha256_init(&hin);
+	xsha256_init(&hout);
+	for (uint64_t off = 0; off < w->size && !rc; off += COPY_CHUNK) {
+		size_t n = w->size - off < COPY_CHUNK ? (size_t)(w->size - off) : COPY_CHUNK;
+		size_t have = off >= insize ? 0 : insize - off < n ? (size_t)(insize - off) : n;
+
+		if (have) {
+			rc = ximg_pread(w->ctx->input, w->buf, have, off);
+			if (rc) {
+				rc = fail(w, rc, "%s: %s", w->ctx->input->name,
+					  w->ctx->input->errmsg);
+				break;
+			}
+			if (w->hash)
+				xsha256_update(&hin, w->buf, have);
+		}
+		memset(w->buf + have, 0, n - have);
+		while (ci < plan->nchanges && plan->changes[ci].offset + plan->changes[ci].len <= off)
+			ci++;
+		for (size_t k = ci; k < plan->nchanges && plan->changes[k].offset < off + n; k++) {
+			const struct xr_change *c = &plan->changes[k];
+			uint64_t from = c->offset > off ? c->offset : off;
+			uint64_t to = c->offset + c->len < off + n ? c->offset + c->len : off + n;
+			const uint8_t *b = xr_plan_change_bytes(plan, c, cbuf);
+
+			if (!b) {
+				rc = fail(w, XERR_IO, "the plan's temporary file cannot be read back");
+				break;
+			}
+			memcpy(w->buf + (from - off), b + (from - c->offset), (size_t)(to - from));
+		}
+		if (rc)
+			break;
+		if (w->hash && !w->o->reread)
+			xsha256_update(&hout, w->buf, n);
+		if (write_out)
+			rc = w->is_blk ? pwrite_full(w, w->buf, n, off) : write_sparse(w, w->buf, n, off);
+		progress(w, n);
+	}
+	free(cbuf);
+	if (rc || !w->hash)
+		return rc;
+	xsha256_final(&hin, dg->in);
+	dg->have_in = true;
+	if (!w->o->reread) {
+		xsha256_final(&hout, dg->out);
+		dg->have_out = true;
+	}
+	return 0;
+}
+
+/* OUT's digest read back from OUT after fsync (reread). */
 static int hash_out(struct out *w, uint8_t digest[XSHA256_DIGEST_LEN])
 {
 	struct xsha256 h;
@@ -297,50 +364,75 @@ static int hash_out(struct out *w, uint8_t digest[XSHA256_DIGEST_LEN])
 }
 
 int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *out_path,
-		    const struct xr_output_opts *o, uint8_t out_sha256[32], char *err,
+		    const struct xr_output_opts *o, struct xr_output_digests *dg, char *err,
 		    size_t errlen)
 {
+	static const struct xr_output_opts none = { .no_hash = true };
+	struct xr_output_digests scratch;
 	struct out w;
+	bool copied = false;
 	int rc;
 
+	if (!o)
+		o = &none;
+	if (!dg)
+		dg = &scratch;
+	memset(dg, 0, sizeof(*dg));
 	memset(&w, 0, sizeof(w));
 	w.ctx = ctx;
 	w.plan = plan;
 	w.o = o;
+	w.hash = !o->no_hash;
 	w.path = out_path;
 	w.fd = -1;
 	w.err = err;
 	w.errlen = errlen;
 	if (err && errlen)
 		err[0] = '\0';
-	memset(out_sha256, 0, XSHA256_DIGEST_LEN);
 	if (!plan->sorted && plan->nchanges)
 		return fail(&w, XERR_USAGE, "the plan is not finished");
 	w.size = ctx->image_size;
 	for (size_t i = 0; i < plan->nchanges; i++)
 		if (plan->changes[i].offset + plan->changes[i].len > w.size)
 			w.size = plan->changes[i].offset + plan->changes[i].len;
-	w.total = ctx->input->size + xr_plan_bytes(plan) + w.size;
 
 	w.buf = malloc(COPY_CHUNK);
 	if (!w.buf)
 		return fail(&w, XERR_NOMEM, "out of memory");
 	rc = open_out(&w);
-	if (rc == 0)
-		rc = copy_input(&w);
-	if (rc == 0)
+	/* What the progress counts: the kernel's copy, the plan and a stream
+	 * that only hashes, or a stream that writes; then any read back. */
+	w.total = (fast_copy_possible(&w) ? ctx->input->size + xr_plan_bytes(plan) +
+					    (w.hash ? w.size : 0)
+					  : w.size) +
+		  (w.hash && o->reread ? w.size : 0);
+	if (rc == 0) {
+		rc = copy_input_fast(&w);
+		copied = rc == 0;
+		if (rc == 1) {
+			rc = 0;
+			w.total = w.size + (w.hash && o->reread ? w.size : 0);
+		}
+	}
+	if (rc == 0 && copied)
 		rc = apply_plan(&w);
+	/* With the kernel's copy, the stream only hashes (and is skipped when
+	 * nothing is hashed); else it writes OUT. */
+	if (rc == 0 && (!copied || w.hash))
+		rc = stream_pass(&w, !copied, dg);
 	if (rc == 0 && fsync(w.fd) != 0)
 		rc = fail(&w, XERR_IO, "%s: fsync: %s", w.path, strerror(errno));
-	if (rc == 0)
-		rc = hash_out(&w, out_sha256);
+	if (rc == 0 && w.hash && o->reread) {
+		rc = hash_out(&w, dg->out);
+		dg->have_out = rc == 0;
+	}
 	if (w.fd >= 0 && close(w.fd) != 0 && rc == 0)
 		rc = fail(&w, XERR_IO, "%s: close: %s", w.path, strerror(errno));
 	/* A half-written file we created must not pass for a result. */
 	if (rc && w.created)
 		unlink(w.path);
 	if (rc)
-		memset(out_sha256, 0, XSHA256_DIGEST_LEN);
+		memset(dg, 0, sizeof(*dg));
 	free(w.buf);
 	return rc;
 }

@@ -32,27 +32,42 @@ struct xr_output_opts {
 	 * a block device (opened exclusively, so not while mounted) gets every
 	 * byte written, zeros included. */
 	bool force;
+	/* Compute no digest (neither the input's nor OUT's). */
+	bool no_hash;
+	/* Hash OUT by reading it back after fsync (a second read of every
+	 * byte) instead of hashing the bytes as they are written. */
+	bool reread;
 	/* Called as bytes are copied, patched and hashed (may be NULL):
 	 * done grows monotonically to total. */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
 	void *progress_arg;
 };
 
+/* The digests xr_output_write computed. */
+struct xr_output_digests {
+	bool    have_in, have_out;
+	uint8_t in[32];    /* the input (ctx->input), as its bytes were read */
+	uint8_t out[32];   /* OUT's filesystem bytes */
+};
+
 /*
  * Copy ctx's image to out_path and apply plan (which must be finished, see
- * xr_plan_finish), then fsync OUT and re-read it to compute out_sha256 over
- * its filesystem bytes (the image size, or the end of the last change when
- * that is further).  A regular OUT is written sparsely: all-zero 4 KiB
- * blocks are left as holes (a raw input file is copied with
- * copy_file_range over its data ranges, which also keeps its holes).
- * o may be NULL (no force, no progress).
+ * xr_plan_finish), fsync OUT, and compute the SHA-256 of the input and of
+ * OUT's filesystem bytes (the image size, or the end of the last change
+ * when that is further) in one read of the input: OUT's digest is that of
+ * the input's bytes with the plan laid over them, which is what was written
+ * (o->reread hashes OUT as it reads back instead).  A regular OUT is
+ * written sparsely: all-zero 4 KiB blocks are left as holes (a raw input
+ * file is copied with copy_file_range over its data ranges, which also
+ * keeps its holes and lets the kernel share blocks).
+ * o may be NULL (no force, digests, no progress); dg may be NULL.
  * Returns 0; XERR_EXISTS (OUT exists, not forced); XERR_USAGE (OUT aliases
  * the input, is a symlink not forced, or not a regular file or block device;
  * plan not finished); XERR_IO (with the OS reason); or an image read error.
  * err receives one line for any failure.
  */
 int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *out_path,
-		    const struct xr_output_opts *o, uint8_t out_sha256[32], char *err,
+		    const struct xr_output_opts *o, struct xr_output_digests *dg, char *err,
 		    size_t errlen);
 
 #endif /* XR_OUTPUT_H */

@@ -7,8 +7,13 @@
 #   - an existing OUT is kept unless forced, and a forced one is rewritten;
 #   - a new OUT is mode 0600 and as sparse as the input (holes stay holes);
 #   - planned changes land at their offsets and nowhere else (cmp -l);
-#   - the SHA-256 the writer reports is the one sha256sum computes on OUT;
-#   - a zstd input is written decompressed, identical to the raw image.
+#   - the SHA-256 the writer reports is the one sha256sum computes on OUT,
+#     and the input's is the one sha256sum computes on the input (both come
+#     from one read of the input), with a change across the writer's 1 MiB
+#     chunks too;
+#   - a zstd input is written decompressed, identical to the raw image;
+#   - repair's report carries the same digests, also with --verify-output
+#     (OUT read back), and none with --no-hash.
 . "$top_srcdir/tests/lib.sh"
 
 need_tool zstd
@@ -81,6 +86,8 @@ diff "$TMPD/cmp.want3" "$TMPD/cmp.got" || fail "changes landed elsewhere (diff: 
 want=$(sed -n 's/^out_sha256 //p' "$TMPD/out.txt")
 got=$(sha256sum < "$out" | cut -d' ' -f1)
 [ "$want" = "$got" ] || fail "reported SHA-256 $want, sha256sum says $got"
+[ "$(sed -n 's/^in_sha256 //p' "$TMPD/out.txt")" = "$(echo "$in_hash" | cut -d' ' -f1)" ] ||
+	fail "the input's reported SHA-256 is not sha256sum's"
 in_used=$(du -k "$img" | cut -f1)
 out_used=$(du -k "$out" | cut -f1)
 # the input is sparse (zstd -d writes holes); OUT may add the one block
@@ -96,6 +103,41 @@ out_used=$(du -k "$out" | cut -f1)
 [ "$out_used" -le $((in_used + 64)) ] || fail "OUT from zstd uses ${out_used}K: holes were filled"
 want=$(sed -n 's/^out_sha256 //p' "$TMPD/out.txt")
 [ "$want" = "$(sha256sum < "$out" | cut -d' ' -f1)" ] || fail "zstd: reported SHA-256 is wrong"
+rm -f "$out"
+
+# --- the reader's path writes the changes too, across its chunks ---------
+# (a zstd input cannot be copied by the kernel: OUT is written from the
+# one read that hashes; 0xFFFFE..0x100001 straddles its 1 MiB chunks)
+"$XRWRITE" write "$zimg" "$out" 0xFFFFE:11223344 0x200000:0102 > "$TMPD/out.txt" ||
+	fail "write from zstd with changes failed"
+cmp -l "$img" "$out" | awk '{ print $1, $3 + 0 }' > "$TMPD/cmp.got"
+printf '1048575 21\n1048576 42\n1048577 63\n1048578 104\n2097153 1\n2097154 2\n' |
+	while read -r o v; do
+		[ "$(od -An -t o1 -j $((o - 1)) -N 1 "$img" | tr -d ' ')" -eq "$v" ] || echo "$o $v"
+	done > "$TMPD/cmp.want"
+diff "$TMPD/cmp.want" "$TMPD/cmp.got" || fail "zstd: changes landed elsewhere (diff: want got)"
+want=$(sed -n 's/^out_sha256 //p' "$TMPD/out.txt")
+[ "$want" = "$(sha256sum < "$out" | cut -d' ' -f1)" ] || fail "zstd with changes: reported SHA-256 is wrong"
+[ "$(sed -n 's/^in_sha256 //p' "$TMPD/out.txt")" = "$(echo "$in_hash" | cut -d' ' -f1)" ] ||
+	fail "zstd: the input's SHA-256 is not that of its decompressed bytes"
+rm -f "$out"
+
+# --- repair's report: the digests, read back or not, or none -------------
+cp --sparse=always "$img" "$TMPD/dmg.img"
+printf '\377' | dd of="$TMPD/dmg.img" bs=1 seek=$((0x1F0)) conv=notrunc 2> /dev/null
+dmg_hash=$(sha256sum < "$TMPD/dmg.img" | cut -d' ' -f1)
+for opt in "" --verify-output --no-hash; do
+	rm -f "$out" "$TMPD/r.xml"
+	"$XFSRECON" repair $opt "$TMPD/dmg.img" -o "$out" --report "$TMPD/r.xml" > "$TMPD/rep.txt" 2>&1
+	[ -s "$out" ] || { cat "$TMPD/rep.txt" >&2; fail "repair $opt wrote no OUT"; }
+	shas=$(grep -o 'sha256="[0-9a-f]*"' "$TMPD/r.xml" | tr '\n' ' ')
+	if [ "$opt" = --no-hash ]; then
+		[ -z "$shas" ] || fail "repair --no-hash: the report has digests: $shas"
+		continue
+	fi
+	want="sha256=\"$dmg_hash\" sha256=\"$(sha256sum < "$out" | cut -d' ' -f1)\" "
+	[ "$shas" = "$want" ] || fail "repair $opt: report digests '$shas', want '$want'"
+done
 
 [ "$(sha256sum < "$img")" = "$in_hash" ] || fail "the input changed"
 exit 0

@@ -117,7 +117,7 @@ int main(int argc, char **argv)
 	struct xa_ctx ctx;
 	struct xr_plan plan;
 	struct xr_env env;
-	uint8_t digest[XSHA256_DIGEST_LEN];
+	struct xr_output_digests dg;
 	char err[512], hex[2 * XSHA256_DIGEST_LEN + 1];
 	const char *cmd, *image, *out;
 	int argi = 1, rc, action;
@@ -205,12 +205,14 @@ int main(int argc, char **argv)
 	if (rc)
 		goto done;
 	printf("changes %zu\nchanged_bytes %" PRIu64 "\n", plan.nchanges, xr_plan_bytes(&plan));
-	rc = xr_output_write(&ctx, &plan, out, &oo, digest, err, sizeof(err));
+	rc = xr_output_write(&ctx, &plan, out, &oo, &dg, err, sizeof(err));
 	if (rc) {
 		fprintf(stderr, "xrwrite: %s\n", err);
 		goto done;
 	}
-	xsha256_hex(digest, hex);
+	xsha256_hex(dg.in, hex);
+	printf("in_sha256 %s\n", hex);
+	xsha256_hex(dg.out, hex);
 	printf("out_sha256 %s\n", hex);
 done:
 	if (rc && rc != XERR_EXISTS && rc != XERR_USAGE)
