@@ -43,6 +43,20 @@ void xfmt_timestamp_decode(const uint8_t *p, bool bigtime, struct xfmt_timestamp
 	}
 }
 
+/*
+ * Whether the extent records n.. of a data fork at lit that the fork's
+ * first fo bytes cannot hold are there all the same: each maps blocks (a
+ * record of the empty attr fork's zeros maps none), so the count is right
+ * and the forkoff that cut them off is wrong.
+ */
+static bool records_past_fork(const uint8_t *lit, size_t fo, uint64_t n)
+{
+	for (uint64_t i = fo / XFMT_BMBT_REC_LEN; i < n; i++)
+		if ((xfmt_get_be64(lit + i * XFMT_BMBT_REC_LEN + 8) & 0x1FFFFFu) == 0)
+			return false;
+	return true;
+}
+
 int xfmt_dinode_decode(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
 		       struct xfmt_dinode *out)
 {
@@ -122,6 +136,15 @@ int xfmt_dinode_decode(const uint8_t *buf, size_t len, const struct xfmt_geom *g
 		fo = (size_t)out->forkoff << 3;
 		if (fo > out->lit_size)
 			fo = out->lit_size;
+		if (out->format == XFS_DINODE_FMT_EXTENTS && out->aformat == XFS_DINODE_FMT_EXTENTS &&
+		    out->anextents == 0 && out->nextents > fo / XFMT_BMBT_REC_LEN &&
+		    out->nextents <= out->lit_size / XFMT_BMBT_REC_LEN &&
+		    records_past_fork(buf + core, fo, out->nextents)) {
+			out->stray_forkoff = true;
+			out->has_attr_fork = false;
+			out->dfork_size = out->lit_size;
+			return 0;
+		}
 		out->dfork_size = fo;
 		out->afork_off = core + fo;
 		out->afork_size = out->lit_size - fo;
@@ -533,6 +556,9 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 		} else if ((size_t)d->forkoff >= d->lit_size / 8) {
 			n += (unsigned)xprob_emit_obs(sink, XP_inoBadForkoff, "core.forkoff",
 						      DI_FORKOFF, d->forkoff);
+		} else if (d->stray_forkoff) {
+			n += (unsigned)xprob_emit_val(sink, XP_inoStrayForkoff, "core.forkoff",
+						      DI_FORKOFF, 0, d->forkoff);
 		}
 	}
 
@@ -549,7 +575,7 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 					      d->nextents);
 	}
 
-	if (d->forkoff) {
+	if (d->has_attr_fork) {
 		n += verify_fork(buf, d, g, 1, sink);
 	} else {
 		/* No attr fork: aformat EXTENTS and no extents.  The kernel also

@@ -125,8 +125,23 @@ struct xfmt_dinode {
 	size_t   dfork_size;
 	size_t   afork_off;     /* 0 without an attr fork */
 	size_t   afork_size;
-	bool     has_attr_fork; /* forkoff != 0 */
+	bool     has_attr_fork; /* forkoff != 0, unless stray_forkoff */
+	/* forkoff names an empty extents-format attr fork and leaves the data
+	 * fork too small for its extent list, which fits the whole literal
+	 * area: the forkoff is the fault, and the forks are read as if it
+	 * were 0 (no attr fork), the data fork being what the file still has */
+	bool     stray_forkoff;
 };
+
+/*
+ * Whether d was laid out with the v3 core (its fields past byte 100 are
+ * core fields, not the literal area): the filesystem decides, not the
+ * version byte, which may be the damage being repaired.
+ */
+static inline bool xfmt_dinode_v3_core(const struct xfmt_dinode *d)
+{
+	return d->core_size == XFMT_DINODE_V3_CORE;
+}
 
 /*
  * Decode the inode at buf (len == the filesystem's inode size).  The core

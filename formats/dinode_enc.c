@@ -103,7 +103,7 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_
 		flags &= (uint16_t)~(XFS_DIFLAG_EXTSIZE | XFS_DIFLAG_EXTSZINHERIT);
 		extsize = 0;
 	}
-	if (d->version >= 3) {
+	if (xfmt_dinode_v3_core(d)) {
 		flags2 &= XFS_DIFLAG2_ANY;
 		if (!xfmt_geom_has_reflink(g))
 			flags2 &= ~(XFS_DIFLAG2_REFLINK | XFS_DIFLAG2_COWEXTSIZE);
@@ -127,9 +127,9 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_
 	/* Large extent counts on a filesystem without them: no kernel wrote
 	 * the inode so, its counters are in the small layout; only the flag
 	 * is wrong. */
-	if (d->version >= 3 && (d->flags2 & XFS_DIFLAG2_NREXT64) && !xfmt_geom_has_nrext64(g))
+	if (xfmt_dinode_v3_core(d) && (d->flags2 & XFS_DIFLAG2_NREXT64) && !xfmt_geom_has_nrext64(g))
 		flags2 &= ~XFS_DIFLAG2_NREXT64;
-	if (d->version >= 3) {
+	if (xfmt_dinode_v3_core(d)) {
 		changed = changed || flags2 != d->flags2 || cowext != d->cowextsize;
 		xfmt_put_be64(buf + DI_FLAGS2, flags2);
 		xfmt_put_be32(buf + DI_COWEXTSIZE, cowext);
@@ -143,8 +143,8 @@ bool xfmt_dinode_fix_times(uint8_t *buf, const struct xfmt_geom *g, const struct
 	const uint64_t epoch = 2147483648ull, lo = epoch * 1000000000ull,
 		       hi = (epoch + 4102444800ull) * 1000000000ull;  /* 2100-01-01 */
 	size_t offs[4] = { DI_ATIME, DI_MTIME, DI_CTIME, DI_CRTIME };
-	unsigned n = d->version >= 3 ? 4 : 3;
-	bool plausible = d->version >= 3 && xfmt_geom_has_bigtime(g) && !d->bigtime, changed = false;
+	unsigned n = xfmt_dinode_v3_core(d) ? 4 : 3;
+	bool plausible = xfmt_dinode_v3_core(d) && xfmt_geom_has_bigtime(g) && !d->bigtime, changed = false;
 
 	if (d->bigtime)
 		return false;
@@ -168,7 +168,7 @@ bool xfmt_dinode_fix_times(uint8_t *buf, const struct xfmt_geom *g, const struct
 
 void xfmt_dinode_zero_pads(uint8_t *buf, const struct xfmt_dinode *d)
 {
-	if (d->version < 3)
+	if (!xfmt_dinode_v3_core(d))
 		return;
 	if (d->nrext64)
 		memset(buf + DI_ANEXTENTS, 0, 2);
@@ -221,6 +221,11 @@ void xfmt_dinode_put_next_unlinked(uint8_t *buf, uint32_t agino)
 void xfmt_dinode_put_format(uint8_t *buf, uint8_t format)
 {
 	buf[DI_FORMAT] = format;
+}
+
+void xfmt_dinode_put_forkoff(uint8_t *buf, uint8_t forkoff)
+{
+	buf[DI_FORKOFF] = forkoff;
 }
 
 void xfmt_dinode_drop_attr_fork(uint8_t *buf, const struct xfmt_geom *g,

@@ -46,6 +46,7 @@ void xfmt_dinode_put_nextents(uint8_t *buf, const struct xfmt_dinode *d, uint64_
 void xfmt_dinode_put_anextents(uint8_t *buf, const struct xfmt_dinode *d, uint32_t n);
 void xfmt_dinode_put_next_unlinked(uint8_t *buf, uint32_t agino);
 void xfmt_dinode_put_format(uint8_t *buf, uint8_t format);
+void xfmt_dinode_put_forkoff(uint8_t *buf, uint8_t forkoff);
 
 /*
  * Take back what the inode verifier refuses in flags, flags2 and the

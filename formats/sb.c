@@ -294,7 +294,9 @@ int xfmt_geom_from_sb(const struct xfmt_sb *sb, struct xfmt_geom *g)
 	g->dirblklog = sb->dirblklog;
 	g->v5 = xfmt_sb_is_v5(sb);
 	g->versionnum = sb->versionnum;
-	g->features2 = sb->features2;
+	/* The kernel mounts with the mirror ORed back in (an old padding bug
+	 * wrote features2 at bad_features2's place), as xfs_repair repairs. */
+	g->features2 = sb->features2 | sb->bad_features2;
 	g->ro_compat = sb->features_ro_compat;
 	g->incompat = sb->features_incompat;
 	if (g->v5 && (sb->features_incompat & XFS_SB_FEAT_INCOMPAT_META_UUID))
@@ -665,6 +667,10 @@ static void check_flags(struct sbv *v)
 		sbv_obs(v, XP_sbFlagsSet, "flags", SB_FLAGS, sb->flags);
 	if (sb->qflags & ~XFS_QFLAGS_KNOWN)
 		sbv_obs(v, XP_sbBadFlags, "qflags", SB_QFLAGS, sb->qflags & ~XFS_QFLAGS_KNOWN);
+	/* mkfs writes copies without quota flags, and xfs_repair clears any a
+	 * copy holds (as it nulls a copy's quota inodes). */
+	else if (!v->primary && sb->qflags)
+		sbv_obs(v, XP_sbCopyQuotaFlags, "qflags", SB_QFLAGS, sb->qflags);
 	/* v5 has a separate project quota inode; v4 folds it into "other" bits. */
 	if (v->v5)
 		bad = sb->qflags & (XFS_OQUOTA_ENFD | XFS_OQUOTA_CHKD);

@@ -126,6 +126,7 @@ struct verdict {
 	bool     fix_flags;      /* flag bits or hints the verifier refuses */
 	bool     fix_times;      /* legacy nanoseconds out of range */
 	bool     tidy_core;      /* version byte or di_onlink the verifier refuses */
+	bool     zero_forkoff;   /* an empty attr fork squeezing the data fork out */
 	bool     zero_size;      /* a device, FIFO or socket with a size */
 	bool     dir_size;       /* a directory whose size reaches past its data space */
 	uint64_t size;           /* ... set to the end of its data blocks */
@@ -139,6 +140,16 @@ struct verdict {
 	bool     fix_root_keys;  /* bmbt root keys set to their children's first keys */
 	bool     as_read;        /* startblocks with stray high bits: set to what is read */
 };
+
+/* Whether v changes the inode core itself (not only block checksums or a
+ * symlink's remote headers). */
+static bool writes_core(const struct verdict *v)
+{
+	return v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
+	       v->fix_magic || v->set_reflink || v->zero_pads || v->fix_flags || v->fix_times ||
+	       v->tidy_core || v->zero_forkoff || v->zero_size || v->dir_size || v->set_nextents ||
+	       v->set_anextents || v->fix_root_keys || v->as_read;
+}
 
 static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict *v)
 {
@@ -167,6 +178,12 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	}
 	if (f->p.code == XP_inoBadOnlink || f->p.code == XP_inoBadVersion) {
 		v->tidy_core = true;
+		return;
+	}
+	/* The data fork was read over the whole literal area (dinode.h): the
+	 * forkoff goes, and the file keeps the extents it lists. */
+	if (f->p.code == XP_inoStrayForkoff) {
+		v->zero_forkoff = true;
 		return;
 	}
 	if (f->p.code == XP_inoBadSize && (f->p.has & XPROB_HAS_EXPECTED) && f->p.expected == 0) {
@@ -650,10 +667,12 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 		return clear_inode(rp, ino, grp, n, slot_was_free(ctx, ino));
 	}
 	action = xr_plan_action(rp->plan, XR_ACT_FIX_INODE, xfmt_geom_ino_agno(g, ino), ino,
-				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
+				"inode %" PRIu64 ":%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s%s", ino,
 				v->fix_flags ? " invalid flag bits and size hints cleared;" : "",
 				v->fix_times ? " timestamps mended;" : "",
 				v->tidy_core ? " version and onlink set as the filesystem writes them;" : "",
+				v->zero_forkoff ? " forkoff of an empty attribute fork cleared (the data "
+						  "fork needs the room);" : "",
 				v->zero_size ? " size set to 0;" : v->dir_size ? " directory size set to "
 							  "the end of its data blocks;" : "",
 				v->set_nextents || v->set_anextents ? " extent count set to what the fork "
@@ -691,9 +710,11 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	}
 	if (v->set_nlink)
 		xfmt_dinode_put_nlink(buf, v->nlink);
+	if (v->zero_forkoff)
+		xfmt_dinode_put_forkoff(buf, 0);
 	if (v->null_unlinked)
 		xfmt_dinode_put_next_unlinked(buf, 0xFFFFFFFFu);
-	if (v->set_reflink && d.version >= 3)
+	if (v->set_reflink && xfmt_dinode_v3_core(&d))
 		xfmt_dinode_put_flags2(buf, d.flags2 | XFS_DIFLAG2_REFLINK);
 	if (v->zero_pads)
 		xfmt_dinode_zero_pads(buf, &d);
@@ -732,10 +753,7 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	if (v->set_anextents && !v->drop_attr)
 		xfmt_dinode_put_anextents(buf, &d, (uint32_t)v->anextents);
 	/* Only block checksums to fix: the inode itself stays as it is. */
-	if (v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
-	    v->fix_magic || v->set_reflink || v->zero_pads || v->fix_flags || v->fix_times ||
-	    v->tidy_core || v->zero_size || v->dir_size || v->set_nextents || v->set_anextents ||
-	    v->fix_root_keys || v->as_read) {
+	if (writes_core(v)) {
 		xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 		rc = rp_write_inode(rp, action, ino, buf);
 	}
@@ -847,11 +865,7 @@ int rp_plan_inodes(struct xr_rp *rp)
 			;  /* a number no inode has: nothing to write */
 		else if (vd.clear)
 			rc = clear_inode(rp, v[i].ino, v + i, j - i, slot_was_free(ctx, v[i].ino));
-		else if (vd.drop_attr || vd.set_nblocks || vd.set_nlink || vd.null_unlinked ||
-			 vd.reseal || vd.fix_crcs || vd.fix_magic || vd.set_reflink || vd.zero_pads ||
-			 vd.fix_flags || vd.fix_times || vd.tidy_core || vd.zero_size || vd.dir_size ||
-			 vd.set_nextents || vd.set_anextents || vd.fix_symlink || vd.fix_root_keys ||
-			 vd.as_read)
+		else if (writes_core(&vd) || vd.fix_crcs || vd.fix_symlink)
 			rc = mend_inode(rp, v[i].ino, &vd, v + i, j - i);
 		i = j;
 	}

@@ -68,7 +68,7 @@ static void line(FILE *out, const char *path, uint64_t ino, const struct xa_inod
 	fprintf(out, "|%" PRIu64 "|%s|%" PRIu32 "|%" PRIu32 "|%" PRIu64 "|%" PRId64 "|%" PRId64
 		"|%" PRId64 "|%" PRId64 "\n", ino, mode, ip->d.uid, ip->d.gid, ip->d.size,
 		ip->d.atime.sec, ip->d.mtime.sec, ip->d.ctime.sec,
-		ip->d.version >= 3 ? ip->d.crtime.sec : 0);
+		xfmt_dinode_v3_core(&ip->d) ? ip->d.crtime.sec : 0);
 }
 
 static int body_entry(void *arg, const struct xa_tree_entry *e)

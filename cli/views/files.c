@@ -162,7 +162,7 @@ int xc_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 	print_time(out, "atime", &ip.d.atime);
 	print_time(out, "mtime", &ip.d.mtime);
 	print_time(out, "ctime", &ip.d.ctime);
-	if (ip.d.version >= 3)
+	if (xfmt_dinode_v3_core(&ip.d))
 		print_time(out, "crtime", &ip.d.crtime);
 	fprintf(out, "format   data %s, attr %s\n", format_name(ip.d.format),
 		ip.d.has_attr_fork ? format_name(ip.d.aformat) : "none");
@@ -175,7 +175,7 @@ int xc_cmd_stat(struct xa_ctx *ctx, const char *target, FILE *out, FILE *err)
 		ip.d.next_unlinked == XFS_NULLAGINO ? " (none)" : "");
 	/* The CRC as xfs_db and `show inode` print it: its four bytes read as
 	 * a big-endian number (the value is stored little-endian). */
-	if (ip.d.version >= 3)
+	if (xfmt_dinode_v3_core(&ip.d))
 		fprintf(out, "v3       changecount %" PRIu64 ", lsn 0x%" PRIx64 ", crc 0x%08" PRIx32 "\n",
 			ip.d.changecount, ip.d.lsn, crc_as_xfs_db(ip.d.crc));
 	if (ip.d.dmevmask || ip.d.dmstate)

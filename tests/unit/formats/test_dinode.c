@@ -687,6 +687,7 @@ static void e_dev_nextents(uint8_t *b) { xfmt_put_be32(b + 76, 7); }
 static void e_format_uuid(uint8_t *b) { b[5] = XFS_DINODE_FMT_UUID; }
 static void e_forkoff42(uint8_t *b) { b[82] = 42; }
 static void e_forkoff41(uint8_t *b) { b[82] = 41; }
+static void e_forkoff1(uint8_t *b) { b[82] = 1; }
 static void e_dev_forkoff2(uint8_t *b) { b[82] = 2; }
 static void e_nextents13(uint8_t *b) { xfmt_put_be32(b + 76, 13); }
 static void e_nextents12(uint8_t *b) { xfmt_put_be32(b + 76, 12); }
@@ -740,6 +741,12 @@ static void test_format_and_fork_checks(void **state)
 	expect_only(&r, XP_inoBadNextents, "core.nextents");
 	assert_int_equal(r.p[0].observed, 13);
 	assert_int_equal(corrupt("prealloc", e_nextents12, true, NULL, &r), 0);
+	/* A forkoff that leaves no room for the one extent the file has, its
+	 * attr fork empty: the forkoff is the fault, the extent is read. */
+	assert_int_equal(corrupt("prealloc", e_forkoff1, true, NULL, &r), 1);
+	expect_only(&r, XP_inoStrayForkoff, "core.forkoff");
+	assert_int_equal(r.p[0].observed, 1);
+	assert_int_equal(r.p[0].expected, 0);
 	/* BTREE: more extents than fit inline, and a sane root. */
 	assert_int_equal(corrupt("frag", e_btree_few, true, NULL, &r), 1);
 	expect_only(&r, XP_inoBadNextents, "core.nextents");
@@ -907,6 +914,24 @@ static void test_pads_and_times(void **state)
 	assert_int_equal(corrupt("cdev", e_bigtime_raw, true, NULL, &r), 0);
 }
 
+/* A v4 inode whose version byte says 3: tidying it back to 2 must not
+ * touch the v3 core's places, which are its literal area. */
+static void test_tidy_v4_version3(void **state)
+{
+	uint8_t buf[256];
+	struct xfmt_dinode d;
+
+	(void)state;
+	memcpy(buf, ino_v4_root, sizeof(buf));
+	buf[4] = 3;
+	assert_int_equal(xfmt_dinode_decode(buf, sizeof(buf), &bt_geom_v4, &d), 0);
+	assert_false(xfmt_dinode_v3_core(&d));
+	xfmt_dinode_tidy_kept_core(buf, &bt_geom_v4, 128, &d);
+	assert_int_equal(buf[4], 2);
+	assert_memory_equal(buf + XFMT_DINODE_V2_CORE, ino_v4_root + XFMT_DINODE_V2_CORE,
+			    sizeof(buf) - XFMT_DINODE_V2_CORE);
+}
+
 static void test_truncated_inode(void **state)
 {
 	struct xfmt_dinode d;
@@ -952,6 +977,7 @@ int main(void)
 		cmocka_unit_test(test_size_count_link_checks),
 		cmocka_unit_test(test_flag_checks),
 		cmocka_unit_test(test_pads_and_times),
+		cmocka_unit_test(test_tidy_v4_version3),
 		cmocka_unit_test(test_truncated_inode),
 	};
 

@@ -273,6 +273,24 @@ static void test_clean_secondaries(void **state)
 	assert_int_equal(verify_fx(&fx_ag3_sb2, false, &store), 0);
 }
 
+/* A copy holds no quota flags or inodes (xfs_repair clears them there). */
+static void test_secondary_quota_fields(void **state)
+{
+	struct fx_sink store = { 0 };
+	FX_SINK(sink, &store);
+	struct xfmt_sb sb;
+	uint8_t *buf = fx_load(&fx_v5_sb1);
+
+	(void)state;
+	xfmt_put_be16(buf + 176, 1);   /* qflags: user accounting */
+	xfmt_crc_update(buf, fx_v5_sb1.len, 224);
+	assert_int_equal(xfmt_sb_decode(buf, fx_v5_sb1.len, &sb), 0);
+	xfmt_sb_verify_secondary(buf, fx_v5_sb1.len, &sb, &sink);
+	assert_int_equal(fx_count(&store, XP_sbCopyQuotaFlags, "qflags"), 1);
+	assert_int_equal(store.n, 1);
+	free(buf);
+}
+
 static void test_secondary_as_primary(void **state)
 {
 	struct fx_sink store = { 0 };
@@ -903,6 +921,7 @@ int main(void)
 		cmocka_unit_test(test_decode_truncated),
 		cmocka_unit_test(test_clean_primaries),
 		cmocka_unit_test(test_clean_secondaries),
+		cmocka_unit_test(test_secondary_quota_fields),
 		cmocka_unit_test(test_secondary_as_primary),
 		cmocka_unit_test(test_crc_covers_sectsize),
 		cmocka_unit_test(test_verify_short_buffer),
