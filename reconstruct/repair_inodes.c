@@ -252,6 +252,12 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 		v->drop_attr = true;
 		return;
 	}
+	/* So does a btree root in the attribute fork that cannot be one (a
+	 * format byte turned to btree over an empty fork). */
+	if (f->p.code == XP_inoBadBmdrRoot && f->p.field && !strncmp(f->p.field, "a.", 2)) {
+		v->drop_attr = true;
+		return;
+	}
 	/* A key of the btree root in the inode that disagrees with its child:
 	 * the child is the truth (xfs_repair: "bad key in bmbt root ...
 	 * would reset"). */

@@ -467,6 +467,42 @@ static bool is_block_form(const struct xa_ctx *ctx, const struct xa_extents *ex)
 	return ((last->startoff + last->blockcount) << g->blocklog) == g->dirblksize;
 }
 
+/*
+ * Where directory blocks span several filesystem blocks, each is mapped
+ * whole or not at all: a run of mappings (consecutive in the file) that
+ * starts or ends inside one leaves it part hole, and the kernel reads it
+ * as corrupt (a mapping's startoff gone astray does this).  The block at
+ * each such edge is reported once.
+ */
+static void partly_mapped(const struct xa_inode *dir, const struct xa_extents *ex, uint32_t per,
+			  struct xa_loc_sink *verify)
+{
+	uint64_t last = UINT64_MAX;
+
+	for (size_t i = 0; i < ex->n; i++) {
+		const struct xfmt_bmbt_rec *r = &ex->v[i];
+		uint64_t end = r->startoff + r->blockcount;
+		bool starts_run = i == 0 || ex->v[i - 1].startoff + ex->v[i - 1].blockcount !=
+						    r->startoff;
+		bool ends_run = i + 1 == ex->n || ex->v[i + 1].startoff != end;
+		uint64_t edge[2] = { UINT64_MAX, UINT64_MAX };
+
+		if (starts_run && r->startoff % per)
+			edge[0] = r->startoff / per * per;
+		if (ends_run && end % per)
+			edge[1] = end / per * per;
+		for (int k = 0; k < 2; k++) {
+			if (edge[k] == UINT64_MAX || edge[k] == last)
+				continue;
+			last = edge[k];
+			verify->loc.has = XPROB_HAS_INO;
+			verify->loc.ino = dir->ino;
+			verify->loc.what = "directory";
+			xprob_emit_val(&verify->sink, XP_dirBlockPartlyMapped, NULL, 0, per, edge[k]);
+		}
+	}
+}
+
 static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 			 struct xa_loc_sink *verify, xa_dirent_fn fn, void *arg, bool *complete)
 {
@@ -499,6 +535,8 @@ static int block_iterate(struct xa_ctx *ctx, const struct xa_inode *dir,
 		xprob_emit_val(&verify->sink, XP_inoBadSize, "core.size", 0, g->dirblksize,
 			       dir->d.size);
 	}
+	if (verify && per > 1)
+		partly_mapped(dir, &ex, per, verify);
 	blk = malloc(g->dirblksize);
 	if (!blk) {
 		xa_extents_release(&ex);

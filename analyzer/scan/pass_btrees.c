@@ -433,12 +433,70 @@ static bool inobt_contradicted(const struct xa_ctx *ctx, const struct xa_ag *ag)
 	       !ino_in_chunks(ctx, ag, sb->rsumino);
 }
 
+/*
+ * An inode btree that reads as sound but holds another number of inodes
+ * than the AGI counts: a leaf whose numrecs was cut (its CRC recomputed)
+ * hides the chunks past the cut, or else the AGI's count is the damage.
+ * The AG's blocks decide: where a scan finds every chunk the tree has and
+ * more, the tree is short and the scan's account is taken (1); otherwise
+ * the tree's stands (0).  One read per block of the AG, only on this
+ * disagreement.
+ */
+static int inobt_short(struct xa_ctx *ctx, struct xa_ag *ag)
+{
+	size_t n = ag->nchunks, k = 0;
+	uint64_t inodes = ag->inodes, free_inodes = ag->free_inodes;
+	struct xa_ichunk *tree = malloc((n ? n : 1) * sizeof(*tree));
+	bool covers;
+	int rc;
+
+	if (!tree)
+		return XERR_NOMEM;
+	if (n)
+		memcpy(tree, ag->chunks, n * sizeof(*tree));
+	rc = chunks_from_scan(ctx, ag);
+	if (rc) {
+		free(tree);
+		return rc;
+	}
+	/* both lists ascend by startino */
+	covers = ag->nchunks > n;
+	for (size_t i = 0; i < n && covers; i++) {
+		while (k < ag->nchunks && ag->chunks[k].startino < tree[i].startino)
+			k++;
+		covers = k < ag->nchunks && ag->chunks[k].startino == tree[i].startino;
+	}
+	if (covers) {
+		struct xa_loc loc = { XPROB_HAS_AG, ag->agno, 0, 0, 0, "inobt" };
+
+		xa_report(ctx, &loc, XP_ichunkHidden, NULL, ag->agi.count, inodes,
+			  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+		free(tree);
+		return 1;
+	}
+	ag->nchunks = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct xa_ichunk *c = xa_ag_chunk_append(ag);
+
+		if (!c) {
+			free(tree);
+			return XERR_NOMEM;
+		}
+		*c = tree[i];
+	}
+	ag->inodes = inodes;
+	ag->free_inodes = free_inodes;
+	ag->chunks_from_scan = false;
+	free(tree);
+	return 0;
+}
+
 static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	struct xa_walk w;
 	size_t rmap_findings = SIZE_MAX, ino_findings = 0, ino_errors = 0;
-	bool chunk_damage = false;
+	bool chunk_damage = false, counts_differ;
 	int rc;
 
 	/* Nothing there to walk or to scan for inodes (pass_agheaders.c). */
@@ -509,10 +567,13 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 	if (ag->agi_ok && ag->bt[XA_BT_INO].walked && ino_errors && ctx->own &&
 	    inobt_contradicted(ctx, ag))
 		chunk_damage = true;
-	/* A damaged inode btree that disagrees with a sound rmapbt about where
-	 * the inodes are: the rmapbt's account is taken, as for a lost one. */
-	if (ag->agi_ok && ag->bt[XA_BT_INO].walked && ino_findings && rmap_findings == 0 &&
-	    ag->agf_ok && ag->bt[XA_BT_RMAP].walked && ctx->own) {
+	counts_differ = ag->agi_ok && (ag->inodes != ag->agi.count ||
+				       ag->free_inodes != ag->agi.freecount);
+	/* A damaged inode btree, or one that counts other inodes than the AGI,
+	 * that disagrees with a sound rmapbt about where the inodes are: the
+	 * rmapbt's account is taken, as for a lost one. */
+	if (ag->agi_ok && ag->bt[XA_BT_INO].walked && (ino_findings || counts_differ) &&
+	    rmap_findings == 0 && ag->agf_ok && ag->bt[XA_BT_RMAP].walked && ctx->own) {
 		rc = chunks_match_rmap(ctx, ag);
 		if (rc < 0)
 			return rc;
@@ -539,6 +600,19 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 		    ag->bt[XA_BT_RMAP].walked)
 			return chunks_from_rmap(ctx, ag);
 		return chunks_from_scan(ctx, ag);
+	}
+	/* Without a sound rmapbt to ask, the AG's blocks say whether a tree
+	 * that reads as sound is short. */
+	if (counts_differ && !ino_errors && ag->bt[XA_BT_INO].walked && ctx->own &&
+	    !(xfmt_geom_has_rmapbt(g) && rmap_findings == 0 && ag->agf_ok &&
+	      ag->bt[XA_BT_RMAP].walked)) {
+		rc = inobt_short(ctx, ag);
+		if (rc < 0)
+			return rc;
+		if (rc == 1) {
+			ag->bt[XA_BT_INO].walked = false;
+			return 0;
+		}
 	}
 	if (!ag->agi_ok || !ag->bt[XA_BT_INO].walked) {
 		if (xfmt_geom_has_rmapbt(g) && ag->agf_ok && ag->bt[XA_BT_RMAP].walked && ctx->own)
