@@ -668,8 +668,8 @@ static void check_flags(struct sbv *v)
 	if (sb->qflags & ~XFS_QFLAGS_KNOWN)
 		sbv_obs(v, XP_sbBadFlags, "qflags", SB_QFLAGS, sb->qflags & ~XFS_QFLAGS_KNOWN);
 	/* mkfs writes copies without quota flags, and xfs_repair clears any a
-	 * copy holds (as it nulls a copy's quota inodes). */
-	else if (!v->primary && sb->qflags)
+	 * copy holds (as it nulls a copy's quota inodes), known or not. */
+	if (!v->primary && sb->qflags)
 		sbv_obs(v, XP_sbCopyQuotaFlags, "qflags", SB_QFLAGS, sb->qflags);
 	/* v5 has a separate project quota inode; v4 folds it into "other" bits. */
 	if (v->v5)
