@@ -10,10 +10,12 @@
 #   --structures "P.." only structures matching one of these shell patterns
 #   --sample N         run N cases of the matrix, a stratified sample (below)
 #   --seed S           seed of the sample (default 1)
-#   --shard K/N        run only every Nth case of the list, from its Kth
-#                      (1 <= K <= N): the full run split into N parts that
-#                      can run on different days or machines; the results
-#                      of every part run with one DIR add up in its summary
+#   --shard K/N        run only part K of N of the list (1 <= K <= N; a case
+#                      is in the part its key hashes to): the full run split
+#                      into parts that can run on different days or
+#                      machines; the results of every part run with one DIR
+#                      add up in its summary, which says how much of the
+#                      matrix has results
 #   -j N               cases run in parallel (default 1)
 #   --timeout S        limit of every command (default 120 s)
 #   --mount            count files by loop-mounting both outputs read-only
@@ -669,6 +671,15 @@ summarize() {
 			printf "%4d  %-18s %-26s %s\n      e.g. %s\n", grp[gs[i]], sf[1], sf[2], k, substr(why[gs[i]], 1, 200)
 		}
 	}' "$out/matrix.tsv" > "$out/summary.txt"
+	# How much of the matrix the results cover (the full run: all of it).
+	if [ -f "$out/cases.tsv" ]; then
+		cut -f 1 "$out/cases.tsv" | sort -u > "$out/keys.all"
+		sed 1d "$out/matrix.tsv" | cut -f 1 | sort -u > "$out/keys.done"
+		printf '\nmatrix coverage: %d of the %d cases of the matrix have a result\n' \
+			"$(comm -12 "$out/keys.all" "$out/keys.done" | wc -l)" \
+			"$(wc -l < "$out/keys.all")" >> "$out/summary.txt"
+		rm -f "$out/keys.all" "$out/keys.done"
+	fi
 	cat "$out/summary.txt"
 }
 
@@ -744,7 +755,16 @@ else
 	cp "$out/cases.tsv" "$out/run.tsv"
 fi
 if [ -n "$shard" ]; then
-	awk -v k="$sk" -v n="$sn" '(NR - 1) % n == k - 1' "$out/run.tsv" > "$out/run.tsv.tmp"
+	# by a hash of the key, so that every part holds every verb and CRC
+	# mode of every structure (a stride through the list would not)
+	awk -F '\t' -v k="$sk" -v n="$sn" '
+	BEGIN { for (i = 32; i < 127; i++) ord[sprintf("%c", i)] = i }
+	{
+		x = 5381
+		for (i = 1; i <= length($1); i++)
+			x = (x * 33 + ord[substr($1, i, 1)]) % 2147483647
+		if (x % n == k - 1) print
+	}' "$out/run.tsv" > "$out/run.tsv.tmp"
 	mv "$out/run.tsv.tmp" "$out/run.tsv"
 fi
 echo "field sweep: $(wc -l < "$out/cases.tsv") cases in the matrix, running $(wc -l < "$out/run.tsv")${shard:+ (shard $shard)} (program $XFSRECON, $jobs jobs), results in $out"
