@@ -9,6 +9,7 @@
  */
 #include "analyzer/log/log_stale.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -317,38 +318,41 @@ int xa_log_stale_collect(struct xa_ctx *ctx, struct xa_stale *out)
 	return 0;
 }
 
-const struct xa_stale_inode *xa_stale_find(const struct xa_stale *st, uint64_t ino)
+/* The index of the element of v (n sorted elements of size esz whose
+ * 64-bit key is at byte keyoff) whose key is key, or n. */
+static size_t find_key(const void *v, size_t n, size_t esz, size_t keyoff, uint64_t key)
 {
-	size_t lo = 0, hi = st->ninodes;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k;
 
-		if (st->inodes[mid].ino == ino)
-			return st->inodes[mid].dip ? &st->inodes[mid] : NULL;
-		if (st->inodes[mid].ino < ino)
+		memcpy(&k, (const uint8_t *)v + mid * esz + keyoff, sizeof(k));
+		if (k == key)
+			return mid;
+		if (k < key)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return NULL;
+	return n;
+}
+
+const struct xa_stale_inode *xa_stale_find(const struct xa_stale *st, uint64_t ino)
+{
+	size_t i = find_key(st->inodes, st->ninodes, sizeof(*st->inodes),
+			    offsetof(struct xa_stale_inode, ino), ino);
+
+	return i < st->ninodes && st->inodes[i].dip ? &st->inodes[i] : NULL;
 }
 
 const struct xa_stale_buf *xa_stale_buf_find(const struct xa_stale *st, uint64_t daddr)
 {
-	size_t lo = 0, hi = st->nbufs;
+	size_t i = find_key(st->bufs, st->nbufs, sizeof(*st->bufs),
+			    offsetof(struct xa_stale_buf, daddr), daddr);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (st->bufs[mid].daddr == daddr)
-			return st->bufs[mid].data ? &st->bufs[mid] : NULL;
-		if (st->bufs[mid].daddr < daddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return i < st->nbufs && st->bufs[i].data ? &st->bufs[i] : NULL;
 }
 
 void xa_stale_release(struct xa_stale *st)
