@@ -35,6 +35,17 @@ struct xa_ichunk *xa_ag_chunk_append(struct xa_ag *ag)
 	return &ag->chunks[ag->nchunks++];
 }
 
+bool xa_is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino)
+{
+	const struct xfmt_sb *sb = &ctx->sb;
+
+	if (ino == sb->rootino + 1 || ino == sb->rootino + 2)
+		return true;
+	return ino == sb->rbmino || ino == sb->rsumino ||
+	       (ino == sb->uquotino && ino != 0) || (ino == sb->gquotino && ino != 0) ||
+	       (ino == sb->pquotino && ino != 0);
+}
+
 const struct xa_ichunk *xa_ag_chunk_of(const struct xa_ag *ag, uint32_t agino)
 {
 	for (size_t i = 0; i < ag->nchunks; i++) {

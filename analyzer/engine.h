@@ -248,6 +248,16 @@ static inline struct ximg *xa_base_image(const struct xa_ctx *ctx)
 /* The record of in-use inode ino, or NULL. */
 struct xa_irec *xa_irec_find(struct xa_ctx *ctx, uint64_t ino);
 
+/*
+ * The filesystem's own inodes, which live outside the tree: the realtime
+ * bitmap and summary inodes and the quota inodes the superblock names,
+ * and the two right after the root whatever it names there (mkfs puts the
+ * realtime inodes there, and the repair puts them back: a secondary, the
+ * vote's choice when the primary is gone, names none, a damaged field
+ * anything).
+ */
+bool xa_is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino);
+
 /* Run the passes for mode (XA_RUN_*).  Returns 0, or a negative xerr when
  * the run could not continue (out of memory). */
 int xa_run(struct xa_ctx *ctx, unsigned mode);

@@ -273,7 +273,7 @@ int rp_revive_from_log(struct xr_rp *rp)
 		/* only slots nothing else fills: cleared and not brought back
 		 * otherwise, or dead in a chunk taken back */
 		if (!si->dip || si->ino == ctx->sb.rootino || xa_u64set_has(&rp->new_inodes, si->ino) ||
-		    rp_is_metadata_inode(ctx, si->ino) ||
+		    xa_is_metadata_inode(ctx, si->ino) ||
 		    !(cleared || xa_u64set_has(&rp->dead, si->ino)) ||
 		    (!cleared && xa_irec_find(ctx, si->ino)))
 			continue;

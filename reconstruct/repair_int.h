@@ -232,8 +232,6 @@ int rp_add_chunk(struct xr_rp *rp, uint64_t ino);
 int rp_reinit_dead_slots(struct xr_rp *rp, uint32_t agno, const struct xa_ichunk *c,
 			 int action);
 
-/* The realtime and quota inodes (repair_state.c). */
-bool rp_is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino);
 
 /*
  * Entries of directory ino whose inode core is destroyed, from the data

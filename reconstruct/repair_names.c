@@ -222,7 +222,7 @@ static int collect_dirs(struct ns *ns)
 		bool complete = true;
 		int rc;
 
-		if (!is_dir(r->mode) || live(ns, r->ino) == NONE || rp_is_metadata_inode(ctx, r->ino))
+		if (!is_dir(r->mode) || live(ns, r->ino) == NONE || xa_is_metadata_inode(ctx, r->ino))
 			continue;
 		if (xa_u64set_has(&ns->rp->new_inodes, r->ino)) {
 			/* revived: its entries come from where they still are */
@@ -341,7 +341,7 @@ static int correct_flipped_entries(struct ns *ns)
 				const struct xa_irec *r;
 
 				if (!xfmt_dir2_ino_ok(g, c) || (t = live(ns, c)) == NONE ||
-				    rp_is_metadata_inode(ns->ctx, c) || c == ns->ctx->sb.rootino)
+				    xa_is_metadata_inode(ns->ctx, c) || c == ns->ctx->sb.rootino)
 					continue;
 				r = &ns->ctx->irecs[t];
 				if (xfmt_geom_has_ftype(g) && e->ftype != xfmt_dir3_ftype_from_mode(r->mode))
@@ -381,7 +381,7 @@ static int filter_entries(struct ns *ns)
 
 			if (!xfmt_dir2_name_ok(ent_name(ns, e), e->namelen) ||
 			    !xfmt_dir2_ino_ok(g, e->ino) || (t = live(ns, e->ino)) == NONE ||
-			    rp_is_metadata_inode(ns->ctx, e->ino) || e->ino == ns->ctx->sb.rootino) {
+			    xa_is_metadata_inode(ns->ctx, e->ino) || e->ino == ns->ctx->sb.rootino) {
 				e->keep = false;
 				d->rewrite = true;
 				continue;
@@ -548,7 +548,7 @@ static int find_orphans(struct ns *ns)
 	for (size_t i = 0; i < ctx->nirecs && !rc; i++) {
 		const struct xa_irec *r = &ctx->irecs[i];
 
-		if (ns->reached[i] || live(ns, r->ino) == NONE || rp_is_metadata_inode(ctx, r->ino) ||
+		if (ns->reached[i] || live(ns, r->ino) == NONE || xa_is_metadata_inode(ctx, r->ino) ||
 		    r->ino == ctx->sb.rootino)
 			continue;
 		if (ns->dir_of[i] != NONE ? ns->parent[i] == 0 : !named[i])
@@ -1145,7 +1145,7 @@ static int revive_one(struct xr_rp *rp, uint64_t ino, const struct xa_irec *r, b
 	int action, rc;
 
 	*done = false;
-	if (ino == ctx->sb.rootino || rp_is_metadata_inode(ctx, ino) ||
+	if (ino == ctx->sb.rootino || xa_is_metadata_inode(ctx, ino) ||
 	    xa_u64set_has(&rp->new_inodes, ino))
 		return 0;
 	rc = rp_dir_salvage(rp, ino, NULL, NULL, &dotdot);

@@ -148,19 +148,6 @@ bool rp_inobt_says_used(const struct xa_ctx *ctx, uint64_t ino)
 	return false;
 }
 
-bool rp_is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino)
-{
-	const struct xfmt_sb *sb = &ctx->sb;
-
-	/* A secondary superblock (the vote's choice when the primary is gone)
-	 * has no realtime inodes; mkfs puts them right after the root. */
-	if ((sb->rbmino == 0 || sb->rbmino == UINT64_MAX) &&
-	    (ino == sb->rootino + 1 || ino == sb->rootino + 2))
-		return true;
-	return ino == sb->rbmino || ino == sb->rsumino ||
-	       (ino == sb->uquotino && ino != 0) || (ino == sb->gquotino && ino != 0) ||
-	       (ino == sb->pquotino && ino != 0);
-}
 
 static const char *ag_blocked_compute(struct xr_rp *rp, uint32_t agno)
 {

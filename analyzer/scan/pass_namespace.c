@@ -126,15 +126,6 @@ static int entry_fn(void *arg, const struct xfmt_dirent *de)
 	return 0;
 }
 
-/* Metadata inodes live outside the tree by design. */
-static bool is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino)
-{
-	const struct xfmt_sb *sb = &ctx->sb;
-
-	return ino == sb->rbmino || ino == sb->rsumino ||
-	       (ino == sb->uquotino && ino != 0) || (ino == sb->gquotino && ino != 0) ||
-	       (ino == sb->pquotino && ino != 0);
-}
 
 /*
  * Walk every AGI unlinked list: each inode on bucket b's chain must be an
@@ -350,7 +341,7 @@ static int report_names(struct xa_ctx *ctx, const struct ns_state *st,
 			loc_inode(ctx, &loc, r->ino);
 			xa_report(ctx, &loc, XP_inoBadNextUnlinked, "next_unlinked", 0, 0, 0);
 		}
-		if (is_metadata_inode(ctx, r->ino))
+		if (xa_is_metadata_inode(ctx, r->ino))
 			continue;
 		loc_inode(ctx, &loc, r->ino);
 		if (!r->reached) {
