@@ -433,21 +433,49 @@ static bool inobt_contradicted(const struct xa_ctx *ctx, const struct xa_ag *ag)
 	       !ino_in_chunks(ctx, ag, sb->rsumino);
 }
 
+/* Whether any block of chunk c (holes left out) holds inodes at their
+ * places (inode_block); reading stops at the first that does. */
+static bool chunk_has_inodes(struct xa_ctx *ctx, const struct xa_ag *ag, const struct xa_ichunk *c)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t per = g->inopblock < 64 ? g->inopblock : 64;
+
+	for (uint32_t agino = c->startino; agino < c->startino + 64; agino += per) {
+		uint32_t agbno = xfmt_geom_agino_agbno(g, agino);
+		struct xbuf *buf = NULL;
+		bool ok;
+
+		if ((c->holemask >> ((agino - c->startino) / 4)) & 1)
+			continue;
+		if (xa_read(ctx, xfmt_geom_agbno_byte(g, ag->agno, agbno), g->blocksize, &buf,
+			    NULL) != 0)
+			continue;
+		ok = inode_block(g, ag->agno, agbno, buf->data);
+		xa_put(ctx, &buf);
+		if (ok)
+			return true;
+	}
+	return false;
+}
+
 /*
- * An inode btree that reads as sound but holds another number of inodes
- * than the AGI counts: a leaf whose numrecs was cut (its CRC recomputed)
- * hides the chunks past the cut, or else the AGI's count is the damage.
- * The AG's blocks decide: where a scan finds every chunk the tree has and
- * more, the tree is short and the scan's account is taken (1); otherwise
- * the tree's stands (0).  One read per block of the AG, only on this
- * disagreement.
+ * An inode btree that reads as sound but may not say where the inodes
+ * are: it holds another number of inodes than the AGI counts (a leaf whose
+ * numrecs was cut, its CRC recomputed, hides the chunks past the cut; or
+ * the AGI's count is the damage), or one of its chunks holds no inodes (a
+ * record's startino moved onto blocks that are something else; or the
+ * chunk itself was destroyed).  The AG's blocks decide: where a scan finds
+ * a chunk the tree leaves out, the tree's account is wrong and the scan's
+ * is taken (1: the chunks it had that the scan does not find hold no
+ * inodes, or the scan would have found them); otherwise the tree's stands
+ * (0).  One read per block of the AG, only on such a doubt.
  */
-static int inobt_short(struct xa_ctx *ctx, struct xa_ag *ag)
+static int inobt_vs_scan(struct xa_ctx *ctx, struct xa_ag *ag)
 {
 	size_t n = ag->nchunks, k = 0;
 	uint64_t inodes = ag->inodes, free_inodes = ag->free_inodes;
 	struct xa_ichunk *tree = malloc((n ? n : 1) * sizeof(*tree));
-	bool covers;
+	bool missed = false;
 	int rc;
 
 	if (!tree)
@@ -460,13 +488,12 @@ static int inobt_short(struct xa_ctx *ctx, struct xa_ag *ag)
 		return rc;
 	}
 	/* both lists ascend by startino */
-	covers = ag->nchunks > n;
-	for (size_t i = 0; i < n && covers; i++) {
-		while (k < ag->nchunks && ag->chunks[k].startino < tree[i].startino)
+	for (size_t i = 0; i < ag->nchunks && !missed; i++) {
+		while (k < n && tree[k].startino < ag->chunks[i].startino)
 			k++;
-		covers = k < ag->nchunks && ag->chunks[k].startino == tree[i].startino;
+		missed = k == n || tree[k].startino != ag->chunks[i].startino;
 	}
-	if (covers) {
+	if (missed) {
 		struct xa_loc loc = { XPROB_HAS_AG, ag->agno, 0, 0, 0, "inobt" };
 
 		xa_report(ctx, &loc, XP_ichunkHidden, NULL, ag->agi.count, inodes,
@@ -602,11 +629,16 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 		return chunks_from_scan(ctx, ag);
 	}
 	/* Without a sound rmapbt to ask, the AG's blocks say whether a tree
-	 * that reads as sound is short. */
-	if (counts_differ && !ino_errors && ag->bt[XA_BT_INO].walked && ctx->own &&
+	 * that reads as sound, or whose damage put no chunk where none can
+	 * be, says where the inodes are. */
+	if (ag->agi_ok && ag->bt[XA_BT_INO].walked && ctx->own &&
 	    !(xfmt_geom_has_rmapbt(g) && rmap_findings == 0 && ag->agf_ok &&
 	      ag->bt[XA_BT_RMAP].walked)) {
-		rc = inobt_short(ctx, ag);
+		bool doubt = counts_differ && !ino_errors;
+
+		for (size_t i = 0; i < ag->nchunks && !doubt; i++)
+			doubt = !chunk_has_inodes(ctx, ag, &ag->chunks[i]);
+		rc = doubt ? inobt_vs_scan(ctx, ag) : 0;
 		if (rc < 0)
 			return rc;
 		if (rc == 1) {
