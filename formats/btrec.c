@@ -358,6 +358,26 @@ static unsigned verify_alloc(const uint8_t *rec, unsigned idx, const struct xfmt
 	return n;
 }
 
+/* Whether holemask (a bit per 4 inodes) is made of whole sparse
+ * allocation units of spino_align blocks. */
+static bool holemask_in_units(const struct xfmt_geom *g, uint16_t holemask)
+{
+	uint64_t inodes = (uint64_t)g->spino_align << g->inopblog;
+	unsigned bits = (unsigned)(inodes / XFS_INODES_PER_HOLEMASK_BIT);
+
+	if (bits <= 1 || g->spino_align == 0)
+		return true;
+	if (bits >= 16)
+		return holemask == 0;
+	for (unsigned b = 0; b < 16; b += bits) {
+		unsigned unit = (holemask >> b) & ((1u << bits) - 1);
+
+		if (unit != 0 && unit != (1u << bits) - 1)
+			return false;
+	}
+	return true;
+}
+
 static unsigned verify_inobt(enum xfmt_btnum bt, const uint8_t *rec, unsigned idx,
 			     const struct xfmt_geom *g, uint32_t agno,
 			     const struct xprob_sink *sink)
@@ -391,9 +411,12 @@ static unsigned verify_inobt(enum xfmt_btnum bt, const uint8_t *rec, unsigned id
 		    r.count != want)
 			n += (unsigned)xprob_emit_val(sink, XP_ichunkBadCount, "count", idx,
 						      want, r.count);
-		/* Inodes in holes do not exist and are always marked free. */
+		/* Inodes in holes do not exist and are always marked free; and
+		 * sparse chunks are allocated spino_align blocks at a time, so
+		 * each such unit is all hole or all there. */
 		holes = ~xfmt_inobt_allocmask(r.holemask);
-		if (r.holemask == 0xFFFFu || (r.free & holes) != holes)
+		if (r.holemask == 0xFFFFu || (r.free & holes) != holes ||
+		    !holemask_in_units(g, r.holemask))
 			n += (unsigned)xprob_emit_obs(sink, XP_ichunkBadHolemask, "holemask",
 						      idx, r.holemask);
 	}

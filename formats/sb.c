@@ -900,6 +900,13 @@ unsigned xfmt_sb_compare_geometry(const struct xfmt_sb *ref,
 	n += mismatch(sink, agno, "logblocks", SB_LOGBLOCKS, ref->logblocks, other->logblocks);
 	n += mismatch(sink, agno, "sectsize", SB_SECTSIZE, ref->sectsize, other->sectsize);
 	n += mismatch(sink, agno, "inodesize", SB_INODESIZE, ref->inodesize, other->inodesize);
+	/* Fixed by mkfs for good and written to every copy (growfs copies the
+	 * primary): not compared by xfs_repair, which believes a primary with
+	 * a sound checksum, but a copy that outvotes it is the truth. */
+	n += mismatch(sink, agno, "dirblklog", SB_DIRBLKLOG, ref->dirblklog, other->dirblklog);
+	n += mismatch(sink, agno, "logsectsize", SB_LOGSECTSIZE, ref->logsectsize,
+		      other->logsectsize);
+	n += mismatch(sink, agno, "inoalignmt", SB_INOALIGNMT, ref->inoalignmt, other->inoalignmt);
 	n += mismatch(sink, agno, "versionnum", SB_VERSIONNUM, ref->versionnum & alignbits,
 		      other->versionnum & alignbits);
 	if (xfmt_sb_is_v5(ref)) {

@@ -495,6 +495,13 @@ static void test_compare_geometry(void **state)
 	assert_int_equal(f->expected, 65536);
 	assert_int_equal(f->observed, 65535);
 
+	/* Fields mkfs fixes on every copy: the directory block size. */
+	store.n = 0;
+	other = s;
+	other.dirblklog = 1;
+	assert_int_equal(xfmt_sb_compare_geometry(&p, &other, 1, &sink), 1);
+	assert_int_equal(fx_count(&store, XP_sbSecondaryMismatch, "dirblklog"), 1);
+
 	/* NEEDSREPAIR only on the primary is normal; other bits are not. */
 	store.n = 0;
 	other = s;
@@ -510,9 +517,10 @@ static void test_compare_geometry(void **state)
 	store.n = 0;
 	free(b2);
 	decode_fx(&fx_s4k_sb0, &s, &b2);
-	assert_int_equal(xfmt_sb_compare_geometry(&p, &s, 3, &sink), 3);
+	assert_int_equal(xfmt_sb_compare_geometry(&p, &s, 3, &sink), 4);
 	assert_int_equal(fx_count(&store, XP_sbSecondaryMismatch, "logstart"), 1);
 	assert_int_equal(fx_count(&store, XP_sbSecondaryMismatch, "sectsize"), 1);
+	assert_int_equal(fx_count(&store, XP_sbSecondaryMismatch, "logsectsize"), 1);
 	assert_int_equal(fx_count(&store, XP_sbSecondaryMismatch, "features_ro_compat"), 1);
 	free(b1);
 	free(b2);
