@@ -423,7 +423,7 @@ static int recreate_root(struct xr_rp *rp)
 		}
 	}
 	if (!rc)
-		rc = rp_reinit_dead_slots(rp, xfmt_geom_ino_agno(g, root), rp_chunk_of(ctx, root), action);
+		rc = rp_reinit_taken_back(rp, root, action);
 	if (!rc) {
 		/* Nothing of the old core is left: its fields are made up.  Its
 		 * entries come back where its blocks or the log still hold them

@@ -69,51 +69,14 @@ int rp_reinit_dead_slots(struct xr_rp *rp, uint32_t agno, const struct xa_ichunk
 	return rc;
 }
 
-/*
- * No known chunk holds ino: the inode btree and the scan for inode blocks
- * both missed it (its blocks hold nothing now).  Its chunk is taken back
- * where the geometry puts it, when nothing owns those blocks: recorded in
- * its AG's chunks and owned by OWN_INODES for the rebuild.  XERR_UNSUPPORTED
- * when that cannot be.
- */
-int rp_add_chunk(struct xr_rp *rp, uint64_t ino)
+/* Record an all-free chunk at agino start of AG agno, in order. */
+static int insert_chunk(struct xa_ag *ag, uint32_t start)
 {
-	struct xa_ctx *ctx = rp->ctx;
-	const struct xfmt_geom *g = &ctx->geom;
-	uint32_t agno = xfmt_geom_ino_agno(g, ino);
-	uint32_t start = xfmt_geom_ino_agino(g, ino) & ~63u, agbno, len;
-	const struct xa_ownlist *fwd;
-	const struct xa_bitmap *own;
-	struct xa_ag *ag;
 	struct xa_ichunk *c;
 	size_t at;
 
-	if (agno >= ctx->nags || g->inopblock > 64 || !xfmt_geom_ino_valid(g, ino))
-		return XERR_UNSUPPORTED;
-	ag = &ctx->ags[agno];
-	fwd = xa_own_forward(ctx, agno, NULL);
-	if (!fwd)
-		return XERR_UNSUPPORTED;
-	agbno = start >> g->inopblog;
-	len = 64u >> g->inopblog;
-	if (agbno + len > xfmt_geom_ag_length(g, agno))
-		return XERR_UNSUPPORTED;
-	for (size_t i = 0; i < fwd->n; i++)
-		if (fwd->recs[i].agbno < agbno + len && fwd->recs[i].agbno + fwd->recs[i].len > agbno)
-			return XERR_UNSUPPORTED;
-	/* nor what the plan has handed out or held since */
-	own = rp_space_owned(rp, agno);
-	for (uint32_t b = agbno; own && b < agbno + len; b++)
-		if (xa_bitmap_test(own, b))
-			return XERR_UNSUPPORTED;
 	for (at = 0; at < ag->nchunks && ag->chunks[at].startino < start; at++)
 		;
-	if ((at < ag->nchunks && ag->chunks[at].startino < start + 64) ||
-	    (at > 0 && ag->chunks[at - 1].startino + 64 > start))
-		return XERR_UNSUPPORTED;
-	if (xa_ownlist_add(&rp->ags[agno].added, agbno, len, XFS_RMAP_OWN_INODES, 0, 0))
-		return XERR_NOMEM;
-	rp_space_hold(rp, agno, agbno, len);
 	c = xa_ag_chunk_append(ag);
 	if (!c)
 		return XERR_NOMEM;
@@ -124,10 +87,103 @@ int rp_add_chunk(struct xr_rp *rp, uint64_t ino)
 	c->count = 64;
 	c->free = ~0ull;
 	c->freecount = 64;
+	return 0;
+}
+
+/* The first agino and the count of the chunks that the blocks of ino's
+ * chunk hold: the chunk alone, or every chunk of a block of more than 64
+ * inodes (the kernel allocates such a block whole, a record a chunk). */
+static void block_chunks(const struct xfmt_geom *g, uint64_t ino, uint32_t *first, uint32_t *n)
+{
+	uint32_t agino = xfmt_geom_ino_agino(g, ino);
+
+	if (g->inopblock > 64) {
+		*first = agino & ~(g->inopblock - 1);
+		*n = g->inopblock / 64;
+	} else {
+		*first = agino & ~63u;
+		*n = 1;
+	}
+}
+
+/*
+ * No known chunk holds ino: the inode btree and the scan for inode blocks
+ * both missed it (its blocks hold nothing now).  Its chunk is taken back
+ * where the geometry puts it, when nothing owns those blocks: recorded in
+ * its AG's chunks and owned by OWN_INODES for the rebuild.  Where a block
+ * holds more than one chunk, every chunk of the block comes back (the
+ * kernel verifies a cluster's inodes all together).  XERR_UNSUPPORTED when
+ * that cannot be.
+ */
+int rp_add_chunk(struct xr_rp *rp, uint64_t ino)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+	uint32_t agno = xfmt_geom_ino_agno(g, ino), first, nchunks, agbno, len;
+	const struct xa_ownlist *lists[2];
+	const struct xa_bitmap *own;
+	struct xa_ag *ag;
+	int rc;
+
+	if (agno >= ctx->nags || !xfmt_geom_ino_valid(g, ino))
+		return XERR_UNSUPPORTED;
+	ag = &ctx->ags[agno];
+	lists[0] = xa_own_forward(ctx, agno, NULL);
+	lists[1] = &rp->ags[agno].added;
+	if (!lists[0])
+		return XERR_UNSUPPORTED;
+	block_chunks(g, ino, &first, &nchunks);
+	agbno = first >> g->inopblog;
+	len = g->inopblock >= 64 ? 1 : 64u >> g->inopblog;
+	if (agbno + len > xfmt_geom_ag_length(g, agno))
+		return XERR_UNSUPPORTED;
+	/* nothing else owns the blocks, nor has the plan handed them out or
+	 * held them since, and no known chunk lies there */
+	for (int l = 0; l < 2; l++)
+		for (size_t i = 0; i < lists[l]->n; i++)
+			if (lists[l]->recs[i].agbno < agbno + len &&
+			    lists[l]->recs[i].agbno + lists[l]->recs[i].len > agbno)
+				return XERR_UNSUPPORTED;
+	own = rp_space_owned(rp, agno);
+	for (uint32_t b = agbno; own && b < agbno + len; b++)
+		if (xa_bitmap_test(own, b))
+			return XERR_UNSUPPORTED;
+	for (uint32_t k = 0; k < nchunks; k++)
+		if (xa_ag_chunk_of(ag, first + 64 * k))
+			return XERR_UNSUPPORTED;
+	for (size_t i = 0; i < ag->nchunks; i++)
+		if (ag->chunks[i].startino < first + 64 * nchunks &&
+		    ag->chunks[i].startino + 64 > first)
+			return XERR_UNSUPPORTED;
+	if (xa_ownlist_add(&rp->ags[agno].added, agbno, len, XFS_RMAP_OWN_INODES, 0, 0))
+		return XERR_NOMEM;
+	rp_space_hold(rp, agno, agbno, len);
+	for (uint32_t k = 0; k < nchunks; k++) {
+		rc = insert_chunk(ag, first + 64 * k);
+		if (rc)
+			return rc;
+	}
 	rp_need_rebuild(rp, agno);
 	return 0;
 }
 
+int rp_reinit_taken_back(struct xr_rp *rp, uint64_t ino, int action)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	uint32_t agno = xfmt_geom_ino_agno(g, ino), first, nchunks;
+	int rc = 0;
+
+	block_chunks(g, ino, &first, &nchunks);
+	for (uint32_t k = 0; k < nchunks && !rc; k++) {
+		const struct xa_ichunk *c = xa_ag_chunk_of(&rp->ctx->ags[agno], first + 64 * k);
+
+		if (c)
+			rc = rp_reinit_dead_slots(rp, agno, c, action);
+	}
+	return rc;
+}
+
+/* A chunk taken back under an action of its own (repair_int.h). */
 int rp_take_back_chunk(struct xr_rp *rp, uint64_t ino)
 {
 	struct xa_ctx *ctx = rp->ctx;
@@ -145,6 +201,6 @@ int rp_take_back_chunk(struct xr_rp *rp, uint64_t ino)
 		return action;
 	rc = rp_add_chunk(rp, ino);
 	if (!rc)
-		rc = rp_reinit_dead_slots(rp, agno, rp_chunk_of(ctx, ino), action);
+		rc = rp_reinit_taken_back(rp, ino, action);
 	return rc;
 }

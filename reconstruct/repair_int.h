@@ -227,6 +227,11 @@ const struct xa_ichunk *rp_chunk_of(const struct xa_ctx *ctx, uint64_t ino);
  * blocks; 0, XERR_UNSUPPORTED or XERR_NOMEM (repair_chunks.c). */
 int rp_add_chunk(struct xr_rp *rp, uint64_t ino);
 
+/* The slots of every known chunk in the blocks of ino's chunk (rp_add_chunk
+ * takes a whole block's chunks back) that hold no inode, written as free
+ * inodes under action (repair_chunks.c). */
+int rp_reinit_taken_back(struct xr_rp *rp, uint64_t ino, int action);
+
 /* The slots of chunk c of AG agno that hold no inode written as free
  * inodes under action (repair_chunks.c). */
 int rp_reinit_dead_slots(struct xr_rp *rp, uint32_t agno, const struct xa_ichunk *c,
