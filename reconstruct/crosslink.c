@@ -17,7 +17,10 @@
  *   3. file data and attr blocks: the claim the rmapbt names, then the
  *      inode with no error finding of its own, then the lower inode number
  *      (the first claim in the order xfs_repair walks inodes).
- * What the loser gets: where the winner is file data, the blocks hold data
+ * What the loser gets: first, where the rmapbt has a record of the loser's
+ * own at that file offset on blocks nobody owns now, those blocks (its
+ * mapping's startblock strayed onto the winner's: the reverse map says where
+ * it was); else, where the winner is file data, the blocks hold data
  * both files read until now, so the loser gets its own copy of them on new
  * blocks (nothing is lost, unlike xfs_repair, which clears the later
  * inode); where the winner is metadata, the bytes were never the file's
@@ -301,7 +304,7 @@ struct remap {
 	size_t                ncp, cpcap;
 	struct xfmt_bmbt_rec *kept;    /* old mappings kept (ownership re-added) */
 	size_t                nkept, kcap;
-	uint64_t              holes, copied;
+	uint64_t              holes, copied, restored;
 };
 
 static int push_rec(struct xfmt_bmbt_rec **v, size_t *n, size_t *cap, uint64_t off, uint64_t fsb,
@@ -359,6 +362,61 @@ static int copy_run(struct xr_rp *rp, uint64_t ino, uint32_t attr, const struct 
 }
 
 /*
+ * Where the rmapbt says the fork kept [off, off + len) itself: a record of
+ * ino (this fork, not a bmbt block) covering off, at blocks the forward map
+ * gives nobody and the plan has not handed out.  A mapping whose startblock
+ * strayed onto another owner's blocks (a flipped bit) then takes its own
+ * blocks back instead of a copy of the other's bytes.  The blocks restored
+ * from off on (at most len; 0 when the rmapbt offers none), or a negative
+ * xerr.
+ */
+static int64_t rmap_restore(struct xr_rp *rp, uint64_t ino, uint32_t attr, uint64_t off,
+			    uint64_t len, bool unwritten, struct remap *rm)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xfmt_geom *g = &ctx->geom;
+
+	for (uint32_t a = 0; a < ctx->nags; a++) {
+		const struct xa_ownlist *rl = xa_own_rmap(ctx, a);
+		const struct xa_bitmap *own;
+
+		if (!rl || !ctx->ags[a].bt[XA_BT_RMAP].walked || !(own = rp_space_owned(rp, a)))
+			continue;
+		for (size_t i = 0; i < rl->n; i++) {
+			const struct xa_ownrec *r = &rl->recs[i];
+			uint64_t n;
+			uint32_t agbno;
+			bool free_here = true;
+			int rc;
+
+			if (r->owner != ino || (r->flags & XA_OWN_ATTR) != attr ||
+			    (r->flags & XA_OWN_BMBT) || off < r->offset || off - r->offset >= r->len ||
+			    r->agbno >= xfmt_geom_ag_length(g, a) ||
+			    r->len > xfmt_geom_ag_length(g, a) - r->agbno)
+				continue;
+			agbno = r->agbno + (uint32_t)(off - r->offset);
+			n = r->offset + r->len - off;
+			n = n < len ? n : len;
+			for (uint64_t k = 0; k < n && free_here; k++)
+				free_here = !xa_bitmap_test(own, agbno + (uint32_t)k);
+			if (!free_here)
+				continue;
+			rc = push_rec(&rm->m, &rm->nm, &rm->mcap, off, xfmt_geom_fsb(g, a, agbno), n,
+				      unwritten);
+			if (!rc)
+				rc = push_rec(&rm->kept, &rm->nkept, &rm->kcap, off,
+					      xfmt_geom_fsb(g, a, agbno), n, unwritten);
+			if (rc)
+				return rc;
+			rp_space_hold(rp, a, agbno, (uint32_t)n);
+			rm->restored += n;
+			return (int64_t)n;
+		}
+	}
+	return 0;
+}
+
+/*
  * The new map of a fork: ex's mappings with the runs of ls (n of them,
  * sorted by file offset) copied or cut out.  XERR_UNSUPPORTED when a loss
  * does not sit where the fork maps it (the map is not what the check saw).
@@ -389,7 +447,15 @@ static int remap_fork(struct xr_rp *rp, uint64_t ino, uint32_t attr, const struc
 				run = ls[li].fileoff + ls[li].len - off;
 				run = run < end - off ? run : end - off;
 				if (ls[li].copy) {
-					rc = copy_run(rp, ino, attr, &ls[li], m, off, run, rm);
+					int64_t got = rmap_restore(rp, ino, attr, off, run,
+								   m->unwritten, rm);
+
+					if (got < 0)
+						rc = (int)got;
+					else if ((uint64_t)got < run)
+						rc = copy_run(rp, ino, attr, &ls[li], m,
+							      off + (uint64_t)got,
+							      run - (uint64_t)got, rm);
 				} else {
 					rm->holes += run;
 				}
@@ -474,16 +540,22 @@ static int replace_ownership(struct xr_rp *rp, uint64_t ino, uint32_t attr, cons
 	return 0;
 }
 
-static int answer_findings(struct xr_rp *rp, int action, uint64_t ino)
+/* The cross-link findings of ino, and where its own blocks came back from
+ * the rmapbt (restored), its remote symlink block's findings: they were
+ * read from the other owner's block. */
+static int answer_findings(struct xr_rp *rp, int action, uint64_t ino, bool restored)
 {
 	const struct xa_findings *f = &rp->ctx->findings;
 
 	for (size_t i = 0; i < f->count; i++) {
 		const struct xa_finding *x = &f->items[i];
+		bool sym = restored && (x->p.has & XPROB_HAS_INO) && x->p.ino == ino &&
+			   (x->p.code == XP_symBadOwner || x->p.code == XP_symHdrMismatch ||
+			    x->p.code == XP_symBadBlkno);
 		int rc;
 
-		if (x->p.code != XP_ownCrossLinked || !(x->p.has & XPROB_HAS_OWNERS) ||
-		    (x->p.owners[0].owner != ino && x->p.owners[1].owner != ino))
+		if (!sym && (x->p.code != XP_ownCrossLinked || !(x->p.has & XPROB_HAS_OWNERS) ||
+			     (x->p.owners[0].owner != ino && x->p.owners[1].owner != ino)))
 			continue;
 		rc = rp_answer(rp, action, i);
 		if (rc)
@@ -546,9 +618,10 @@ static int move_fork(struct xr_rp *rp, const struct loss *ls, size_t n, size_t *
 	xfmt_dinode_seal(buf, g, ino, rp->env.lsn);
 	action = xr_plan_action(rp->plan, XR_ACT_RESOLVE_CROSSLINK, ls[0].agno, ino,
 				"inode %" PRIu64 ": %s-fork blocks another owner keeps: %" PRIu64
+				" mapped back to the blocks the rmapbt says were its own, %" PRIu64
 				" copied to new blocks (the other owner is file data), %" PRIu64
 				" left as a hole (filesystem metadata owns them)%s", ino,
-				attr ? "attr" : "data", rm.copied, rm.holes,
+				attr ? "attr" : "data", rm.restored, rm.copied, rm.holes,
 				f.nblocks ? "; mapped by a new bmbt" : "");
 	if (action < 0) {
 		rc = action;
@@ -562,7 +635,7 @@ static int move_fork(struct xr_rp *rp, const struct loss *ls, size_t n, size_t *
 	if (!rc)
 		rc = replace_ownership(rp, ino, attr, &rm);
 	if (!rc)
-		rc = answer_findings(rp, action, ino);
+		rc = answer_findings(rp, action, ino, rm.restored > 0);
 out:
 	xr_fork_release(&f);
 	xa_extents_release(&ex);

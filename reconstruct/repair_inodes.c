@@ -127,6 +127,7 @@ struct verdict {
 	bool     fix_times;      /* legacy nanoseconds out of range */
 	bool     tidy_core;      /* version byte or di_onlink the verifier refuses */
 	bool     zero_forkoff;   /* an empty attr fork squeezing the data fork out */
+	bool     foreign_symlink_block; /* its remote block is a live symlink's */
 	bool     zero_size;      /* a device, FIFO or socket with a size */
 	bool     dir_size;       /* a directory whose size reaches past its data space */
 	uint64_t size;           /* ... set to the end of its data blocks */
@@ -270,10 +271,18 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	 * and the block's place; the target bytes after it are what counts
 	 * (xfs_repair keeps such a symlink).  rp_plan_inodes checks they
 	 * still read as the target. */
+	case XP_symBadOwner:
+		/* the block is another symlink's, which the mapping strayed
+		 * onto: its header is right for it, and the cross-link phase
+		 * gives this one its own block back (or a copy) */
+		if ((f->p.has & XPROB_HAS_OBSERVED) && (f->p.has & XPROB_HAS_INO) &&
+		    f->p.observed != f->p.ino && xa_irec_find(ctx, f->p.observed))
+			v->foreign_symlink_block = true;
+		v->fix_symlink = true;
+		return;
 	case XP_symBadMagic:
 	case XP_symBadBlkno:
 	case XP_symBadUuid:
-	case XP_symBadOwner:
 	case XP_symBadRange:
 	case XP_symHdrMismatch:
 		v->fix_symlink = true;
@@ -859,6 +868,9 @@ int rp_plan_inodes(struct xr_rp *rp)
 			vd.size = dir_data_end(ctx, v[i].ino);
 			vd.clear = vd.size == 0;
 		}
+		/* another symlink's block is not rewritten as this one's */
+		if (vd.foreign_symlink_block)
+			vd.fix_symlink = false;
 		if (vd.fix_symlink && !vd.clear) {
 			bool ok;
 
