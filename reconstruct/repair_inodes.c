@@ -142,6 +142,19 @@ struct verdict {
 	bool     as_read;        /* startblocks with stray high bits: set to what is read */
 };
 
+/* Some block of ino is claimed by another owner too (ownCrossLinked). */
+static bool crosslinked(const struct xa_ctx *ctx, uint64_t ino)
+{
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xprob *p = &ctx->findings.items[i].p;
+
+		if (p->code == XP_ownCrossLinked && (p->has & XPROB_HAS_OWNERS) &&
+		    (p->owners[0].owner == ino || p->owners[1].owner == ino))
+			return true;
+	}
+	return false;
+}
+
 /* Whether v changes the inode core itself (not only block checksums or a
  * symlink's remote headers). */
 static bool writes_core(const struct verdict *v)
@@ -272,9 +285,10 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	 * (xfs_repair keeps such a symlink).  rp_plan_inodes checks they
 	 * still read as the target. */
 	case XP_symBadOwner:
-		/* the block is another symlink's, which the mapping strayed
-		 * onto: its header is right for it, and the cross-link phase
-		 * gives this one its own block back (or a copy) */
+		/* the block may be another symlink's, which the mapping
+		 * strayed onto (where the two claim it): its header is right
+		 * for it, and the cross-link phase gives this one its own
+		 * block back (or a copy) */
 		if ((f->p.has & XPROB_HAS_OBSERVED) && (f->p.has & XPROB_HAS_INO) &&
 		    f->p.observed != f->p.ino && xa_irec_find(ctx, f->p.observed))
 			v->foreign_symlink_block = true;
@@ -868,8 +882,9 @@ int rp_plan_inodes(struct xr_rp *rp)
 			vd.size = dir_data_end(ctx, v[i].ino);
 			vd.clear = vd.size == 0;
 		}
-		/* another symlink's block is not rewritten as this one's */
-		if (vd.foreign_symlink_block)
+		/* another symlink's block, which this one's mapping strayed onto
+		 * (the two claim it), is not rewritten as this one's */
+		if (vd.foreign_symlink_block && crosslinked(ctx, v[i].ino))
 			vd.fix_symlink = false;
 		if (vd.fix_symlink && !vd.clear) {
 			bool ok;
