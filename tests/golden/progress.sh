@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/golden/progress.sh - --progress reports the long steps that had no
-# progress: the input's SHA-256 (check --xml, repair --report) and extract.
+# progress: the input's SHA-256 (check --xml), the writing of OUT, which
+# hashes the input and OUT in the same read (repair), and extract.
 #
 # Lines go to standard error, one per step, so a script can follow them even
 # when it is no terminal: the hash says each tenth done and ends at 100%;
@@ -22,7 +23,11 @@ cmp -s "$TMPD/out" "$TMPD/out2" || fail "--progress changed check's standard out
 "$XFSRECON" repair --progress --report "$TMPD/rep.xml" "$img" -o "$TMPD/o.img" > /dev/null 2> "$TMPD/rerr"
 rc=$?
 [ $rc -eq 0 ] || fail "repair of the clean image exits $rc"
-grep -q '^xfsrecon: hashing the input: 100% ' "$TMPD/rerr" || fail "repair --progress does not report the hash"
+grep -q '^xfsrecon: writing output: 100%' "$TMPD/rerr" ||
+	fail "repair --progress does not report writing and hashing OUT to the end"
+[ "$(grep -c '^xfsrecon: writing output: [0-9]*%' "$TMPD/rerr")" -ge 5 ] ||
+	fail "repair --progress reports the output in fewer than 5 steps: $(grep writing "$TMPD/rerr" | head -n 3)"
+grep -q 'sha256="[0-9a-f]\{64\}"' "$TMPD/rep.xml" || fail "repair --report has no digest"
 rm -f "$TMPD/o.img"
 
 mkdir "$TMPD/x"
