@@ -280,15 +280,48 @@ static int build_dscan(struct xr_rp *rp)
 	return 0;
 }
 
+/*
+ * The blocks of ino in the sorted list v (n entries, the owner scan's or
+ * the log scan's): each read from the disk, or with from_log from the log's
+ * copy of it, salvaged and held.  The number taken, or a negative xerr.
+ */
+static int take_listed(struct xr_rp *rp, uint64_t ino, const struct rp_dblk *v, size_t n,
+		       bool from_log, xa_dirent_fn fn, void *arg, uint64_t *dotdot)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+	uint8_t *blk = NULL;
+	int found = 0;
+
+	if (!from_log && !(blk = malloc(g->dirblksize)))
+		return XERR_NOMEM;
+	for (size_t i = dblk_first(v, n, ino); i < n && v[i].owner == ino; i++) {
+		int got = NOT_DIR;
+
+		if (from_log)
+			got = log_block_entries(rp, ino, xfmt_geom_agbno_daddr(g, v[i].agno, v[i].agbno),
+						fn, arg, dotdot);
+		else if (ximg_pread(rp->ctx->img, blk, g->dirblksize,
+				    xfmt_geom_agbno_byte(g, v[i].agno, v[i].agbno)) == 0)
+			got = salvage_block(rp, ino, blk, fn, arg, dotdot);
+		if (got == NOT_DIR)
+			continue;
+		if (got < 0) {
+			found = got;
+			break;
+		}
+		rp_space_hold(rp, v[i].agno, v[i].agbno, 1u << g->dirblklog);
+		found++;
+	}
+	free(blk);
+	return found;
+}
+
 /* From the owner scan: the blocks whose header names ino. */
 static int from_owner(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
 		      uint64_t *dotdot)
 {
-	const struct xfmt_geom *g = &rp->ctx->geom;
-	size_t lo;
-	uint8_t *blk;
-	int found = 0, rc;
 	bool any = false;
+	int rc;
 
 	for (uint32_t a = 0; a < rp->ctx->nags && !any; a++)
 		any = owner_scan_ag(rp->ctx, a);
@@ -299,30 +332,7 @@ static int from_owner(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg
 		if (rc)
 			return rc;
 	}
-	lo = dblk_first(rp->dscan, rp->ndscan, ino);
-	if (lo == rp->ndscan)
-		return 0;
-	blk = malloc(g->dirblksize);
-	if (!blk)
-		return XERR_NOMEM;
-	for (size_t i = lo; i < rp->ndscan && rp->dscan[i].owner == ino; i++) {
-		int n;
-
-		if (ximg_pread(rp->ctx->img, blk, g->dirblksize,
-			       xfmt_geom_agbno_byte(g, rp->dscan[i].agno, rp->dscan[i].agbno)) != 0)
-			continue;
-		n = salvage_block(rp, ino, blk, fn, arg, dotdot);
-		if (n == NOT_DIR)
-			continue;
-		if (n < 0) {
-			free(blk);
-			return n;
-		}
-		rp_space_hold(rp, rp->dscan[i].agno, rp->dscan[i].agbno, 1u << g->dirblklog);
-		found++;
-	}
-	free(blk);
-	return found;
+	return take_listed(rp, ino, rp->dscan, rp->ndscan, false, fn, arg, dotdot);
 }
 
 /* The AG and block of daddr when it starts a whole directory block inside
@@ -332,7 +342,8 @@ static bool daddr_agbno(const struct xfmt_geom *g, uint32_t nags, uint64_t daddr
 {
 	uint64_t byte = daddr << 9, agbytes = (uint64_t)g->agblocks << g->blocklog;
 
-	if (!agbytes || byte % g->blocksize)
+	/* a log item's address: hostile, and shifted above */
+	if (!agbytes || daddr > (g->dblocks << g->blocklog) >> 9 || byte % g->blocksize)
 		return false;
 	*agno = (uint32_t)(byte / agbytes);
 	*agbno = (uint32_t)((byte % agbytes) >> g->blocklog);
@@ -405,28 +416,14 @@ static int build_lscan(struct xr_rp *rp)
 static int from_log_blocks(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
 			   uint64_t *dotdot)
 {
-	const struct xfmt_geom *g = &rp->ctx->geom;
-	int found = 0, rc;
+	int rc;
 
 	if (!rp->lscan_built) {
 		rc = build_lscan(rp);
 		if (rc)
 			return rc;
 	}
-	for (size_t i = dblk_first(rp->lscan, rp->nlscan, ino);
-	     i < rp->nlscan && rp->lscan[i].owner == ino; i++) {
-		const struct rp_dblk *d = &rp->lscan[i];
-		int n = log_block_entries(rp, ino, xfmt_geom_agbno_daddr(g, d->agno, d->agbno), fn,
-					  arg, dotdot);
-
-		if (n == NOT_DIR)
-			continue;
-		if (n < 0)
-			return n;
-		rp_space_hold(rp, d->agno, d->agbno, 1u << g->dirblklog);
-		found++;
-	}
-	return found;
+	return take_listed(rp, ino, rp->lscan, rp->nlscan, true, fn, arg, dotdot);
 }
 
 /*
@@ -440,7 +437,7 @@ int rp_dir_log_blocks(struct xr_rp *rp, const struct xa_inode *dir, xa_dirent_fn
 	struct xa_ctx *ctx = rp->ctx;
 	const struct xfmt_geom *g = &ctx->geom;
 	uint32_t per = g->dirblksize >> g->blocklog;
-	uint64_t leaf_da = xfmt_dir2_leaf_firstda(g), dotdot = 0;
+	uint64_t leaf_da = xfmt_dir2_leaf_firstda(g);
 	struct xa_u64set seen = { 0 };
 	struct xa_extents ex;
 	uint8_t *blk;
@@ -468,17 +465,20 @@ int rp_dir_log_blocks(struct xr_rp *rp, const struct xa_inode *dir, xa_dirent_fn
 
 		for (uint64_t da = (r->startoff + per - 1) / per * per; da < end && da < leaf_da;
 		     da += per) {
-			uint64_t byte, ignore = 0;
+			uint64_t byte = UINT64_MAX, ignore = 0;   /* unset: skipped */
 			int got = xa_dir_read_block(ctx, &ex, da, blk, &byte, &seen), n;
 
 			if (got == XERR_NOMEM) {
 				found = got;
 				break;
 			}
-			if (got != 0 && got != XERR_RANGE && got != XA_DIRBLOCK_SEEN)
-				got = 0;   /* a read error: the block is as good as gone */
-			if (got != 0 || byte % 512 ||
-			    salvage_block(rp, dir->ino, blk, NULL, NULL, &ignore) != NOT_DIR)
+			/* a hole, a block read at another offset already: nothing
+			 * here; a read error: the block is as good as gone (and
+			 * blk holds nothing of it); else gone only where it no
+			 * longer reads as a block of the directory */
+			if (got == XERR_RANGE || got == XA_DIRBLOCK_SEEN || byte % 512 ||
+			    (got == 0 && salvage_block(rp, dir->ino, blk, NULL, NULL, &ignore) !=
+						 NOT_DIR))
 				continue;
 			n = log_block_entries(rp, dir->ino, byte >> 9, fn, arg, &ignore);
 			if (n == NOT_DIR)
@@ -490,7 +490,6 @@ int rp_dir_log_blocks(struct xr_rp *rp, const struct xa_inode *dir, xa_dirent_fn
 			found++;
 		}
 	}
-	(void)dotdot;
 	free(blk);
 	xa_u64set_release(&seen);
 	xa_extents_release(&ex);
