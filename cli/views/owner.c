@@ -1,0 +1,369 @@
+/*
+ * owner.c - what a block is and who owns it, from the check's maps.
+ *
+ * The forward map (what primary metadata says) answers, because it is what
+ * the files themselves claim and it exists on every filesystem; the rmapbt
+ * is only compared with it, and a disagreement is printed, not resolved:
+ * deciding which side is right is the check's and the repair's business.
+ *
+ * Lookups: each AG's lists are indexed once (sorted by start block, with the
+ * running maximum of their ends), so a block's covering records are found
+ * by a binary search and a walk back over the records that can still reach
+ * it, however long the ranges asked.
+ */
+#include "cli/views/owner.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/check/ownership.h"
+#include "analyzer/check/ownrec.h"
+#include "analyzer/engine.h"
+#include "analyzer/errors.h"
+#include "analyzer/model/paths.h"
+#include "analyzer/model/u64set.h"
+#include "cli/message_streams.h"
+#include "formats/btrec.h"
+
+/* Owners of one block kept for one line at most (a hostile map may stack
+ * any number of records on one block). */
+#define OWNERS_MAX 64u
+
+struct rec_index {
+	struct xa_ownrec *recs;    /* a sorted copy */
+	uint64_t         *maxend;  /* maxend[i] = max over recs[0..i] of agbno + len */
+	size_t            n;
+	bool              built;
+};
+
+struct ag_index {
+	struct rec_index fwd, rmap, free;
+	bool             fwd_complete;
+};
+
+struct owner_state {
+	struct xa_ctx   *ctx;
+	struct ag_index *ags;
+	struct xa_paths  paths;
+	FILE            *out;
+};
+
+static int cmp_start(const void *x, const void *y)
+{
+	const struct xa_ownrec *a = x, *b = y;
+
+	return (a->agbno > b->agbno) - (a->agbno < b->agbno);
+}
+
+static int index_build(struct rec_index *ix, const struct xa_ownlist *l)
+{
+	uint64_t m = 0;
+
+	ix->built = true;
+	if (!l || !l->n)
+		return 0;
+	ix->recs = malloc(l->n * sizeof(*ix->recs));
+	ix->maxend = malloc(l->n * sizeof(*ix->maxend));
+	if (!ix->recs || !ix->maxend)
+		return XERR_NOMEM;
+	memcpy(ix->recs, l->recs, l->n * sizeof(*ix->recs));
+	qsort(ix->recs, l->n, sizeof(*ix->recs), cmp_start);
+	ix->n = l->n;
+	for (size_t i = 0; i < ix->n; i++) {
+		uint64_t e = (uint64_t)ix->recs[i].agbno + ix->recs[i].len;
+
+		m = e > m ? e : m;
+		ix->maxend[i] = m;
+	}
+	return 0;
+}
+
+static void index_release(struct rec_index *ix)
+{
+	free(ix->recs);
+	free(ix->maxend);
+	memset(ix, 0, sizeof(*ix));
+}
+
+/* Up to max records of ix covering agbno into hit (in start order, last
+ * first); returns how many. */
+static size_t covering(const struct rec_index *ix, uint32_t agbno, const struct xa_ownrec **hit,
+		       size_t max)
+{
+	size_t lo = 0, hi = ix->n, k = 0;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->recs[mid].agbno <= agbno)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0 && ix->maxend[lo - 1] > agbno && k < max) {
+		const struct xa_ownrec *r = &ix->recs[--lo];
+
+		if ((uint64_t)r->agbno + r->len > agbno)
+			hit[k++] = r;
+	}
+	return k;
+}
+
+static int ag_index_of(struct owner_state *st, uint32_t agno, struct ag_index **out)
+{
+	struct ag_index *ai = &st->ags[agno];
+	int rc = 0;
+
+	if (!ai->fwd.built) {
+		const struct xa_ownlist *fwd = xa_own_forward(st->ctx, agno, &ai->fwd_complete);
+
+		rc = index_build(&ai->fwd, fwd);
+		if (!rc && xfmt_geom_has_rmapbt(&st->ctx->geom))
+			rc = index_build(&ai->rmap, xa_own_rmap(st->ctx, agno));
+		if (!rc)
+			rc = index_build(&ai->free, xa_own_free_list(st->ctx, agno));
+	}
+	*out = ai;
+	return rc;
+}
+
+/* The header a block of the first AG sectors holds first. */
+static const char *header_name(const struct xfmt_geom *g, uint32_t agbno)
+{
+	static const char *const names[] = { "sb", "agf", "agi", "agfl" };
+	uint64_t sect = ((uint64_t)agbno << g->blocklog) >> g->sectlog;
+
+	return sect < 4 ? names[sect] : NULL;
+}
+
+static const char *kind_name(int kind)
+{
+	switch (kind) {
+	case XFMT_BT_BNO:  return "bnobt";
+	case XFMT_BT_CNT:  return "cntbt";
+	case XFMT_BT_INO:  return "inobt";
+	case XFMT_BT_FINO: return "finobt";
+	case XFMT_BT_RMAP: return "rmapbt";
+	case XFMT_BT_REFC: return "refcountbt";
+	case XA_KIND_AGFL: return "freelist";
+	}
+	return NULL;
+}
+
+/* TYPE of a block a record of the forward map owns. */
+static const char *type_of(struct owner_state *st, uint32_t agno, uint32_t agbno,
+			   const struct xa_ownrec *r)
+{
+	const struct xa_irec *ir;
+	const char *k;
+
+	switch (r->owner) {
+	case XFS_RMAP_OWN_FS:
+		k = header_name(&st->ctx->geom, agbno);
+		return k ? k : "sb";
+	case XFS_RMAP_OWN_LOG:    return "log";
+	case XFS_RMAP_OWN_INODES: return "inodes";
+	case XFS_RMAP_OWN_COW:    return "cow";
+	case XFS_RMAP_OWN_AG:
+	case XFS_RMAP_OWN_INOBT:
+	case XFS_RMAP_OWN_REFC:
+		k = kind_name(xa_own_kind(st->ctx, agno, agbno));
+		if (k)
+			return k;
+		return r->owner == XFS_RMAP_OWN_AG ? "ag-metadata" :
+		       r->owner == XFS_RMAP_OWN_INOBT ? "inobt" : "refcountbt";
+	}
+	if (xa_owner_is_special(r->owner))
+		return "unknown-owner";
+	if (r->flags & XA_OWN_BMBT)
+		return "bmbt";
+	if (r->flags & XA_OWN_ATTR)
+		return "attr";
+	ir = xa_irec_find(st->ctx, r->owner);
+	switch (ir ? ir->mode & 0170000u : 0) {
+	case 0040000: return "dir";
+	case 0120000: return "symlink";
+	}
+	return "data";
+}
+
+/* The owner as the rmapbt comparison prints it: "inode N", "inode N attr",
+ * or a special owner's name. */
+static void owner_label(const struct xa_ownrec *r, char *buf, size_t len)
+{
+	const char *name = xa_owner_name(r->owner);
+
+	if (name)
+		snprintf(buf, len, "%s", name);
+	else if (xa_owner_is_special(r->owner))
+		snprintf(buf, len, "owner-%" PRId64, (int64_t)r->owner);
+	else
+		snprintf(buf, len, "inode-%" PRIu64 "%s%s", r->owner,
+			 r->flags & XA_OWN_ATTR ? "-attr" : "", r->flags & XA_OWN_BMBT ? "-bmbt" : "");
+}
+
+static bool same_owner(const struct xa_ownrec *a, const struct xa_ownrec *b)
+{
+	uint32_t m = XA_OWN_ATTR | XA_OWN_BMBT;
+
+	return a->owner == b->owner && (a->flags & m) == (b->flags & m);
+}
+
+/* " rmapbt:..." when the rmapbt's owners of the block differ from the
+ * forward map's. */
+static void print_rmap_diff(struct owner_state *st, const struct ag_index *ai, uint32_t agbno,
+			    const struct xa_ownrec **fh, size_t nf)
+{
+	const struct xa_ownrec *rh[OWNERS_MAX];
+	size_t nr;
+	bool same = true;
+	char lab[64];
+
+	if (!xfmt_geom_has_rmapbt(&st->ctx->geom))
+		return;
+	nr = covering(&ai->rmap, agbno, rh, OWNERS_MAX);
+	for (size_t i = 0; i < nf && same; i++) {
+		bool found = false;
+
+		for (size_t j = 0; j < nr && !found; j++)
+			found = same_owner(fh[i], rh[j]);
+		same = found;
+	}
+	for (size_t j = 0; j < nr && same; j++) {
+		bool found = false;
+
+		for (size_t i = 0; i < nf && !found; i++)
+			found = same_owner(fh[i], rh[j]);
+		same = found;
+	}
+	if (same)
+		return;
+	if (!nr) {
+		fprintf(st->out, " rmapbt:none");
+		return;
+	}
+	for (size_t j = 0; j < nr; j++) {
+		owner_label(rh[j], lab, sizeof(lab));
+		fprintf(st->out, "%s%s", j ? "," : " rmapbt:", lab);
+	}
+}
+
+static void print_paths(struct owner_state *st, uint64_t ino)
+{
+	size_t cnt, at = xa_paths_of(&st->paths, ino, &cnt);
+
+	for (size_t k = 0; k < cnt; k++)
+		fprintf(st->out, "\t%s", st->paths.v[at + k].path);
+}
+
+/* Print block agbno of AG agno (print false: only note the owning inodes
+ * in want, for the paths). */
+static int one_block(struct owner_state *st, uint32_t agno, uint32_t agbno, bool print,
+		     struct xa_u64set *want)
+{
+	const struct xfmt_geom *g = &st->ctx->geom;
+	const struct xa_ownrec *fh[OWNERS_MAX], *free_hit[1];
+	uint64_t fsb = xfmt_geom_fsb(g, agno, agbno);
+	struct ag_index *ai;
+	size_t nf;
+	int rc;
+
+	rc = ag_index_of(st, agno, &ai);
+	if (rc)
+		return rc;
+	nf = covering(&ai->fwd, agbno, fh, OWNERS_MAX);
+	if (!print) {
+		for (size_t i = 0; i < nf; i++)
+			if (!xa_owner_is_special(fh[i]->owner) && xa_u64set_add(want, fh[i]->owner) < 0)
+				return XERR_NOMEM;
+		return 0;
+	}
+	if (!nf) {
+		bool is_free = covering(&ai->free, agbno, free_hit, 1) > 0;
+
+		fprintf(st->out, "%" PRIu64 " %" PRIu32 "/%" PRIu32 " %s", fsb, agno, agbno,
+			is_free ? "free" : "unowned");
+		print_rmap_diff(st, ai, agbno, fh, 0);
+		fputc('\n', st->out);
+		return 0;
+	}
+	/* Start order: the records were collected last first. */
+	for (size_t i = nf; i-- > 0;) {
+		const struct xa_ownrec *r = fh[i];
+
+		fprintf(st->out, "%" PRIu64 " %" PRIu32 "/%" PRIu32 " %s", fsb, agno, agbno,
+			type_of(st, agno, agbno, r));
+		if (r->owner == XFS_RMAP_OWN_INODES) {
+			uint32_t agino = agbno << g->inopblog;
+
+			fprintf(st->out, " first %" PRIu64 " count %u", xfmt_geom_ino(g, agno, agino),
+				(unsigned)g->inopblock);
+		} else if (!xa_owner_is_special(r->owner)) {
+			fprintf(st->out, " inode %" PRIu64 " fork %s", r->owner,
+				r->flags & XA_OWN_ATTR ? "attr" : "data");
+			if (!(r->flags & XA_OWN_BMBT))
+				fprintf(st->out, " offset %" PRIu64, r->offset + (agbno - r->agbno));
+			if (r->flags & XA_OWN_UNWRITTEN)
+				fprintf(st->out, " unwritten");
+		}
+		print_rmap_diff(st, ai, agbno, fh, nf);
+		if (!xa_owner_is_special(r->owner))
+			print_paths(st, r->owner);
+		fputc('\n', st->out);
+	}
+	return 0;
+}
+
+static int each_block(struct owner_state *st, const struct xc_owner_range *r, size_t n,
+		      bool print, struct xa_u64set *want)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint64_t end = (uint64_t)r[i].first + r[i].count;
+		uint32_t len = xfmt_geom_ag_length(&st->ctx->geom, r[i].agno);
+
+		if (end > len)
+			end = len;
+		for (uint64_t b = r[i].first; b < end; b++) {
+			int rc = one_block(st, r[i].agno, (uint32_t)b, print, want);
+
+			if (rc)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+int xc_cmd_owner(struct xa_ctx *ctx, const struct xc_owner_range *r, size_t n, FILE *out,
+		 FILE *err)
+{
+	struct owner_state st = { ctx, NULL, { 0 }, out };
+	struct xc_message_streams ms;
+	struct xa_u64set want = { 0 };
+	int rc;
+
+	st.ags = calloc(ctx->nags ? ctx->nags : 1, sizeof(*st.ags));
+	if (!st.ags)
+		return XERR_NOMEM;
+	rc = each_block(&st, r, n, false, &want);
+	if (!rc)
+		rc = xa_paths_find(ctx, &want, 0, 0, xc_message_streams(&ms, NULL, err), &st.paths);
+	if (!rc)
+		rc = each_block(&st, r, n, true, NULL);
+	for (uint32_t a = 0; a < ctx->nags; a++) {
+		if (!rc && st.ags[a].fwd.built && !st.ags[a].fwd_complete) {
+			fprintf(err, "xfsrecon: AG %" PRIu32 ": its metadata could not be read whole; "
+				"an owner may be missing (run check for details)\n", a);
+			rc = XERR_IO;
+		}
+		index_release(&st.ags[a].fwd);
+		index_release(&st.ags[a].rmap);
+		index_release(&st.ags[a].free);
+	}
+	if (!rc && st.paths.incomplete)
+		rc = XERR_IO;
+	free(st.ags);
+	xa_u64set_release(&want);
+	xa_paths_release(&st.paths);
+	return rc;
+}
