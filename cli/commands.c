@@ -160,6 +160,21 @@ const struct xc_command xc_commands[] = {
 	  extract_opts, xc_run_files },
 	{ "bodyfile", "IMAGE", 1, 1, "every path as a Sleuth Kit body line (mactime input)",
 	  NULL, plain_opts, xc_run_files },
+	{ "ncheck", "IMAGE [INODE...]", 1, 1 << 20, "every path of an inode, hard links included",
+	  "One line \"INODE PATH\" per path, paths escaped as ls prints them; without INODE, "
+	  "every path of the tree. An inode no path reaches is named on standard error with "
+	  "its state (free, in use but unreachable, not an inode), and the exit code is 4.",
+	  plain_opts, xc_run_ncheck },
+	{ "owner", "IMAGE BLOCK...", 2, 1 << 20, "what a block is, who owns it, and its paths",
+	  "BLOCK is a filesystem block number (as xfs_db's fsblock), AG/AGBNO, or FIRST-LAST "
+	  "of either. One line per block and owner: \"FSBLOCK AG/AGBNO TYPE\", then for a "
+	  "file's block \"inode N fork data|attr offset F\", then each path of the file after "
+	  "a tab. TYPE is a header (sb, agf, agi, agfl), an AG btree (bnobt, cntbt, inobt, "
+	  "finobt, rmapbt, refcountbt), freelist, log, inodes (with the inodes the block holds), "
+	  "data, dir, symlink, attr, bmbt, cow, free, or unowned (neither free nor owned). "
+	  "Owners come from the primary metadata; where the rmapbt says otherwise, "
+	  "\"rmapbt:OWNER\" follows.",
+	  plain_opts, xc_run_owner },
 	{ "fsmap", "IMAGE", 1, 1, "who owns which blocks: the rmapbt, or the forward map",
 	  NULL, fsmap_opts, xc_run_fsmap },
 	{ "map", "IMAGE -o FILE", 1, 1, "an SVG picture of who owns every block",

@@ -63,5 +63,7 @@ int xc_run_repair(const struct xc_command *cmd, const struct xc_args *a);
 int xc_run_plan(const struct xc_command *cmd, const struct xc_args *a);
 int xc_run_show_plan(const struct xc_command *cmd, const struct xc_args *a);
 int xc_run_apply(const struct xc_command *cmd, const struct xc_args *a);
+int xc_run_ncheck(const struct xc_command *cmd, const struct xc_args *a);
+int xc_run_owner(const struct xc_command *cmd, const struct xc_args *a);
 
 #endif /* XC_COMMANDS_H */

@@ -90,8 +90,8 @@ int main(int argc, char **argv)
 	}
 	n = a.nwords - 1;
 	if (n < cmd->min_operands) {
-		fprintf(stderr, "xfsrecon: a command and an image are needed: xfsrecon %s %s\n",
-			cmd->name, cmd->operands);
+		fprintf(stderr, "xfsrecon: operands missing: xfsrecon %s %s\n", cmd->name,
+			cmd->operands);
 		return usage_error(cmd);
 	}
 	if (n > cmd->max_operands) {

@@ -33,6 +33,9 @@ struct own_ag {
 	struct xa_ownlist rmap;   /* observed: the rmapbt's records */
 	struct xa_ownlist free;   /* bnobt extents (owner and offset unused) */
 	struct xa_ownlist refc;   /* refcountbt shared extents (owner holds the count) */
+	/* Which AG structure each AG-owned block is (owner = enum xa_own_kind),
+	 * for the views that name a block's structure; kept with the lists. */
+	struct xa_ownlist kinds;
 };
 
 struct xa_own {
@@ -68,6 +71,7 @@ static void own_ag_release(struct own_ag *oa)
 	xa_ownlist_release(&oa->rmap);
 	xa_ownlist_release(&oa->free);
 	xa_ownlist_release(&oa->refc);
+	xa_ownlist_release(&oa->kinds);
 }
 
 void xa_own_free(struct xa_own **ownp)
@@ -116,6 +120,8 @@ int xa_own_note_btree_block(struct xa_ctx *ctx, uint32_t agno, enum xfmt_btnum b
 	default:
 		return 0;
 	}
+	if (xa_ownlist_add(&oa->kinds, agbno, 1, (uint64_t)bt, 0, 0))
+		return XERR_NOMEM;
 	return xa_ownlist_add(&oa->fwd, agbno, 1, owner, 0, 0);
 }
 
@@ -226,6 +232,8 @@ static int add_agfl(struct xa_ctx *ctx, struct xa_ag *ag, struct own_ag *oa, boo
 				continue;
 			}
 			rc = xa_ownlist_add(&oa->fwd, bno, 1, XFS_RMAP_OWN_AG, 0, 0);
+			if (!rc)
+				rc = xa_ownlist_add(&oa->kinds, bno, 1, XA_KIND_AGFL, 0, 0);
 		}
 	}
 	xa_put(ctx, &b);
@@ -560,6 +568,27 @@ const struct xa_ownlist *xa_own_refc(const struct xa_ctx *ctx, uint32_t agno)
 	return &ctx->own->ags[agno].refc;
 }
 
+int xa_own_kind(const struct xa_ctx *ctx, uint32_t agno, uint32_t agbno)
+{
+	const struct own_ag *oa;
+	size_t lo = 0, hi;
+
+	if (!ctx->own || agno >= ctx->own->nags)
+		return -1;
+	oa = &ctx->own->ags[agno];
+	hi = oa->kinds.n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (oa->kinds.recs[mid].agbno < agbno)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < oa->kinds.n && oa->kinds.recs[lo].agbno == agbno ?
+		(int)oa->kinds.recs[lo].owner : -1;
+}
+
 const struct xa_ownlist *xa_own_free_list(const struct xa_ctx *ctx, uint32_t agno)
 {
 	if (!ctx->own || agno >= ctx->own->nags)
@@ -705,6 +734,7 @@ int xa_pass_ownership(struct xa_ctx *ctx)
 		rc = add_static(ctx, ag, oa, &ok);
 		if (rc)
 			return rc;
+		xa_ownlist_sort(&oa->kinds);
 		if (!(ok && forward_complete(ctx, ag))) {
 			/* Say so: silence would read as "checked and agreed". */
 			struct xa_loc loc = { XPROB_HAS_AG, agno, 0, 0, 0, "ownership" };

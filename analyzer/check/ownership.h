@@ -90,6 +90,16 @@ const struct xa_ownlist *xa_own_rmap(const struct xa_ctx *ctx, uint32_t agno);
 const struct xa_ownlist *xa_own_free_list(const struct xa_ctx *ctx, uint32_t agno);
 const struct xa_ownlist *xa_own_refc(const struct xa_ctx *ctx, uint32_t agno);
 
+/*
+ * Which AG structure block agbno of AG agno is, as the walks found it: an
+ * enum xfmt_btnum for a block of an AG btree (bnobt, cntbt, inobt, finobt,
+ * rmapbt, refcountbt), XA_KIND_AGFL for a block on the free list, or -1
+ * (not such a block, or nothing kept: needs keep_ownership).  A block two
+ * structures claim gives one of them.
+ */
+enum { XA_KIND_AGFL = XFMT_BT_COUNT };
+int xa_own_kind(const struct xa_ctx *ctx, uint32_t agno, uint32_t agbno);
+
 /* The ownership pass (after the inodes pass); 0 or a negative xerr. */
 int xa_pass_ownership(struct xa_ctx *ctx);
 

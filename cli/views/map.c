@@ -24,7 +24,7 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
-#include "analyzer/model/tree.h"
+#include "analyzer/model/paths.h"
 #include "analyzer/model/u64set.h"
 #include "analyzer/report/report_xml.h"
 #include "analyzer/report/xml_writer.h"
@@ -154,109 +154,15 @@ static int gather_marks(struct xc_map_run *r)
 
 /* ------------------------------------------------------------ paths */
 
-struct path_walk {
-	struct xc_map_run   *r;
-	struct xa_u64set    *want;
-	struct xa_u64set     done;
-	size_t               cap;
-	int                  err;
-};
-
-/* Keep path s (already escaped, malloc'd: taken over) for ino. */
-static int add_path(struct path_walk *pw, uint64_t ino, char *s)
-{
-	struct xc_map_run *r = pw->r;
-
-	if (!s)
-		return XERR_NOMEM;
-	if (r->npaths == pw->cap) {
-		size_t ncap = pw->cap ? pw->cap * 2 : 256;
-		struct xc_map_path *np = realloc(r->paths, ncap * sizeof(*np));
-
-		if (!np) {
-			free(s);
-			return XERR_NOMEM;
-		}
-		r->paths = np;
-		pw->cap = ncap;
-	}
-	r->paths[r->npaths].ino = ino;
-	r->paths[r->npaths].path = s;
-	r->npaths++;
-	return 0;
-}
-
-static int path_entry(void *arg, const struct xa_tree_entry *e)
-{
-	struct path_walk *pw = arg;
-	bool cut;
-	char *s;
-	int rc;
-
-	/* The first name met in the walk's order (name order, depth first) wins. */
-	if (!xa_u64set_has(pw->want, e->ino))
-		return 0;
-	rc = xa_u64set_add(&pw->done, e->ino);
-	if (rc < 0)
-		return pw->err = XERR_NOMEM;
-	if (rc == 0)
-		return 0;
-	/* A cut path says so; a cut character is escaped as \xNN. */
-	s = xa_tree_path_cut(e, PATH_BYTES_MAX, &cut);
-	if (s && cut) {
-		size_t sl = strlen(s);
-		char *t = realloc(s, sl + 4);
-
-		if (!t) {
-			free(s);
-			return pw->err = XERR_NOMEM;
-		}
-		s = t;
-		memcpy(s + sl, "...", 4);
-	}
-	rc = add_path(pw, e->ino, s);
-	if (rc)
-		pw->err = rc;
-	return rc;
-}
-
-static int cmp_path(const void *x, const void *y)
-{
-	const struct xc_map_path *a = x, *b = y;
-
-	return (a->ino > b->ino) - (a->ino < b->ino);
-}
-
 /* Paths of the inodes in want (the namespace walked once; what cannot be
- * read simply has no path). */
+ * read simply has no path).  The first name met in the walk's order (name
+ * order, depth first) is the one a title shows. */
 static int find_paths(struct xc_map_run *r, struct xa_u64set *want, FILE *err)
 {
-	struct path_walk pw = { r, want, { 0 }, 0, 0 };
 	struct xc_message_streams ms;
-	bool incomplete = false;
-	uint64_t root = r->ctx->sb.rootino;
-	int rc = 0;
 
-	if (!want->used)
-		return 0;
-	if (xa_u64set_has(want, root)) {
-		if (xa_u64set_add(&pw.done, root) < 0 || add_path(&pw, root, strdup("/"))) {
-			rc = XERR_NOMEM;
-			goto out;
-		}
-	}
-	rc = xa_tree_walk(r->ctx, root, "", true, path_entry, &pw,
-			  xc_message_streams(&ms, NULL, err), &incomplete);
-	if (pw.err)
-		rc = pw.err;
-	/* A namespace that cannot be walked leaves inodes without paths, no more. */
-	if (rc && rc != XERR_NOMEM)
-		rc = 0;
-	if (r->npaths > 1)  /* qsort(NULL, 0, ...) is undefined */
-		qsort(r->paths, r->npaths, sizeof(*r->paths), cmp_path);
-out:
-	xa_u64set_release(&pw.done);
-	return rc;
+	return xa_paths_find(r->ctx, want, 1, PATH_BYTES_MAX, xc_message_streams(&ms, NULL, err),
+			     &r->paths);
 }
 
 /* ------------------------------------------------------------ command */
@@ -306,9 +212,7 @@ out:
 
 static void run_release(struct xc_map_run *r)
 {
-	for (size_t i = 0; i < r->npaths; i++)
-		free(r->paths[i].path);
-	free(r->paths);
+	xa_paths_release(&r->paths);
 	free(r->sums);
 	free(r->marks);
 	free(r->mark_start);

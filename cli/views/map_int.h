@@ -12,6 +12,7 @@
 
 #include <libxml/xmlwriter.h>
 
+#include "analyzer/model/paths.h"
 #include "cli/views/map_grid.h"
 
 struct xa_ctx;
@@ -35,12 +36,6 @@ struct xc_map_agsum {
 	bool     lists_capped;
 };
 
-/* A path found for an inode; path is XML-safe (escaped) and may be cut. */
-struct xc_map_path {
-	uint64_t ino;
-	char    *path;
-};
-
 struct xc_map_run {
 	struct xa_ctx            *ctx;
 	const struct xc_map_opts *o;
@@ -55,8 +50,7 @@ struct xc_map_run {
 	/* the located findings in the order marked, for the HTML list */
 	size_t             *mark_finding; /* index into ctx->findings.items per mark */
 	size_t              nmarks;
-	struct xc_map_path *paths;        /* sorted by ino */
-	size_t              npaths;
+	struct xa_paths     paths;        /* one per inode named, escaped, may be cut */
 };
 
 /* Are AG agno's owners taken from its rmapbt (read whole, as fsmap does),

@@ -56,17 +56,7 @@ int xc_map_build_ag(struct xc_map_run *r, uint32_t agno, struct xc_map_ag *m)
 
 const char *xc_map_path_of(const struct xc_map_run *r, uint64_t ino)
 {
-	size_t lo = 0, hi = r->npaths;
+	size_t n, i = xa_paths_of(&r->paths, ino, &n);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (r->paths[mid].ino == ino)
-			return r->paths[mid].path;
-		if (r->paths[mid].ino < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return n ? r->paths.v[i].path : NULL;
 }
