@@ -90,8 +90,9 @@ int main(int argc, char **argv)
 	}
 	n = a.nwords - 1;
 	if (n < cmd->min_operands) {
-		fprintf(stderr, "xfsrecon: operands missing: xfsrecon %s %s\n", cmd->name,
-			cmd->operands);
+		fprintf(stderr, "xfsrecon: %s: xfsrecon %s %s\n",
+			n < 1 ? "a command and an image are needed" : "operands are missing",
+			cmd->name, cmd->operands);
 		return usage_error(cmd);
 	}
 	if (n > cmd->max_operands) {
