@@ -428,6 +428,14 @@ static void check_version(struct sbv *v)
 		if (missing)
 			sbv_val(v, XP_sbMissingFeature, "versionnum", SB_VERSIONNUM, missing,
 				sb->versionnum);
+		/* Feature words beyond a version word that does not bring them:
+		 * one of the two is damaged (the kernel reads no features2
+		 * then, so directories with file types misparse); the
+		 * secondaries tell which (pass_sb.c mends versionnum). */
+		if (!(sb->versionnum & XFS_SB_VERSION_MOREBITSBIT) &&
+		    (sb->features2 | sb->bad_features2))
+			sbv_val(v, XP_sbMoreBitsClear, "versionnum", SB_VERSIONNUM,
+				sb->features2 | sb->bad_features2, sb->versionnum);
 		/* The CRC bit is not a valid v4 feature. */
 		if ((sb->versionnum & XFS_SB_VERSION_MOREBITSBIT) &&
 		    (sb->features2 & ~V2_OKBITS))
