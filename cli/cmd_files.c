@@ -20,16 +20,19 @@ static int run_extract(struct xa_ctx *ctx, const struct xc_args *a)
 	struct xc_extract_opts eo = { a->dest, true, xc_has(a, XC_OPT_VERBOSE),
 				      xc_has(a, XC_OPT_SAME_OWNER),
 				      xc_has(a, XC_OPT_PRESERVE_PRIVILEGES), a->max_bytes,
-				      xc_has(a, XC_OPT_PROGRESS) };
+				      xc_has(a, XC_OPT_PROGRESS), a->manifest };
 	struct xc_extract_stats es;
 	int rc;
 
 	rc = xc_cmd_extract(ctx, a->nwords > 2 ? a->words[2] : "/", &eo, &es, stderr);
 	if (!xc_has(a, XC_OPT_QUIET)) {
 		printf("extracted %" PRIu64 " files (%" PRIu64 " bytes), %" PRIu64 " directories, %"
-		       PRIu64 " symlinks, %" PRIu64 " special files; %" PRIu64 " skipped, %" PRIu64
-		       " damaged\n", es.files, es.bytes, es.dirs, es.symlinks, es.specials,
-		       es.skipped, es.damaged);
+		       PRIu64 " symlinks, %" PRIu64 " special files, %" PRIu64 " hard links; %" PRIu64
+		       " skipped, %" PRIu64 " damaged\n", es.files, es.bytes, es.dirs, es.symlinks,
+		       es.specials, es.hardlinks, es.skipped, es.damaged);
+		if (es.link_copies)
+			printf("hard links: %" PRIu64 " inodes' other names written as copies (no "
+			       "descriptor left to link them)\n", es.link_copies);
 		printf("stripped: %" PRIu64 " setuid/setgid/sticky modes, %" PRIu64 " device nodes, %"
 		       PRIu64 " trusted/security attributes, %" PRIu64 " owners not reproduced; %"
 		       PRIu64 " blocks mapped twice left as holes\n", es.strip_modes,

@@ -61,6 +61,7 @@ static const struct xc_cmd_option extract_opts[] = {
 	{ XC_OPT_SAME_OWNER, NULL },
 	{ XC_OPT_PRESERVE_PRIVILEGES, NULL },
 	{ XC_OPT_MAX_BYTES, NULL },
+	{ XC_OPT_MANIFEST, NULL },
 	{ XC_OPT_VERBOSE, NULL },
 	IMAGE_OPTS,
 	END
@@ -156,7 +157,8 @@ const struct xc_command xc_commands[] = {
 	  "Nothing is written outside DIR and no existing file is replaced. What would "
 	  "carry privileges from the image to the host (setuid/setgid/sticky bits, owners, "
 	  "device nodes, trusted.* and security.* attributes) is stripped unless asked, "
-	  "and counted. Zero blocks and blocks a file maps twice are left as holes.",
+	  "and counted. Zero blocks and blocks a file maps twice are left as holes. A file "
+	  "with several names is extracted once and its other names made hard links to it.",
 	  extract_opts, xc_run_files },
 	{ "bodyfile", "IMAGE", 1, 1, "every path as a Sleuth Kit body line (mactime input)",
 	  NULL, plain_opts, xc_run_files },

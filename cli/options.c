@@ -68,6 +68,11 @@ const struct xc_option xc_options[XC_OPT_COUNT] = {
 			       "stop before writing more than N bytes of data (always: before "
 			       "the destination's free space runs out)" },
 	[XC_OPT_VERBOSE] = { "verbose", 'v', NULL, "name each thing stripped on standard error" },
+	[XC_OPT_MANIFEST] = { "manifest", 0, "FILE",
+			       "also write FILE: one tab-separated line per name extracted (path, "
+			       "inode, type, size, SHA-256 of the bytes written, state: intact, "
+			       "damaged with what, hardlink, stripped, skipped); never the image, "
+			       "never over an existing file" },
 	[XC_OPT_HELP] = { "help", 'h', NULL, "this command's usage and options" },
 	[XC_OPT_VERSION] = { "version", 0, NULL, "the version" },
 };
@@ -97,6 +102,7 @@ static int take_value(struct xc_args *a, enum xc_opt o, const char *v, FILE *err
 	case XC_OPT_OUTPUT: a->out = v; break;
 	case XC_OPT_REPORT: a->report = v; break;
 	case XC_OPT_UNDO: a->undo = v; break;
+	case XC_OPT_MANIFEST: a->manifest = v; break;
 	case XC_OPT_OFFSET:
 		if (xc_parse_u64(v, &n)) {
 			fprintf(err, "xfsrecon: --offset needs a byte count, not '%s'\n", v);

@@ -46,6 +46,7 @@ enum xc_opt {
 	XC_OPT_PRESERVE_PRIVILEGES,
 	XC_OPT_MAX_BYTES,
 	XC_OPT_VERBOSE,
+	XC_OPT_MANIFEST,
 	XC_OPT_HELP,
 	XC_OPT_VERSION,
 	XC_OPT_COUNT
@@ -70,6 +71,7 @@ struct xc_args {
 	const char *out;
 	const char *report;
 	const char *undo;
+	const char *manifest;
 	uint32_t    ag;
 	uint64_t    max_bytes;
 	struct ximg_open_opts io;   /* --offset, --partition */

@@ -29,6 +29,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/sysmacros.h>
@@ -37,18 +38,28 @@
 
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/io/image.h"
+#include "analyzer/io/sha256.h"
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/u64set.h"
 #include "analyzer/model/xattr.h"
+#include "analyzer/report/escape.h"
 #include "analyzer/report/report_xml.h"
 #include "analyzer/scan/fork_walk.h"
+#include "cli/views/extract_links.h"
+#include "cli/views/extract_manifest.h"
 #include "cli/views/extract_map.h"
 #include "cli/views/files.h"
 #include "formats/symlink.h"
 
 #define EXTRACT_MAX_DEPTH 256u
 #define EXTRACT_CHUNK     (1u << 20)
+/* A manifest digest is computed for files up to this size (holes are
+ * hashed as zeros: an exabyte-sized sparse file would never end). */
+#define MANIFEST_HASH_MAX (64ull << 30)
+/* Descriptors kept for hard links at most (and half the process's limit). */
+#define LINK_FDS_MAX      4096u
 
 struct xstate {
 	struct xa_ctx           *ctx;
@@ -66,6 +77,16 @@ struct xstate {
 	 * way up, so memory follows the depth, not the sum of the paths. */
 	char                    *cur_path;
 	size_t                   cur_len, cur_cap;
+	/* The same for the path in the image (names escaped as ls prints
+	 * them), for the manifest. */
+	char                    *img_path;
+	size_t                   img_len, img_cap;
+	struct xc_links         *links;
+	struct xc_manifest      *man;
+	/* The raw name of the entry being extracted (NULL: the target
+	 * itself), for its manifest line. */
+	const uint8_t           *ent_name;
+	size_t                   ent_len;
 };
 
 /* Host name for an on-disk name: "/" and NUL escaped; never "." or "..". */
@@ -235,13 +256,77 @@ struct miss {
 	const char           *name;
 	uint64_t              n;
 	struct xa_missing_run run;   /* unreadable bytes not yet named */
+	char                  state[160];  /* the manifest's "damaged:..." parts */
 };
+
+/* Add a part to the manifest state of a damaged file (cut with "..."
+ * when it is full: the messages on err name everything). */
+static void state_add(struct miss *m, const char *part)
+{
+	size_t l = strlen(m->state);
+
+	if (l + strlen(part) + 2 >= sizeof(m->state) - 4) {
+		if (l < 3 || strcmp(m->state + l - 3, "..."))
+			snprintf(m->state + l, sizeof(m->state) - l, ",...");
+		return;
+	}
+	snprintf(m->state + l, sizeof(m->state) - l, "%s%s", l ? "," : "", part);
+}
 
 static void say_missing(struct miss *m, const struct xa_missing_run *r)
 {
+	char part[64];
+
 	fprintf(m->x->err, "xfsrecon: %s/%s: bytes %" PRIu64 "..%" PRIu64
 		" could not be read; left as a hole (zeros)\n", m->x->cur_path, m->name, r->off,
 		r->off + r->len - 1);
+	snprintf(part, sizeof(part), "unreadable=%" PRIu64 "-%" PRIu64, r->off,
+		 r->off + r->len - 1);
+	state_add(m, part);
+}
+
+/* The manifest line of name (in the directory being extracted). */
+static void manifest_line(struct xstate *x, uint64_t ino, const char *type, uint64_t size,
+			  const uint8_t *sha, const char *state)
+{
+	char *esc;
+
+	if (!x->man)
+		return;
+	esc = x->ent_name ? xa_escape_name(x->ent_name, x->ent_len) : NULL;
+	if (x->ent_name && !esc) {
+		x->rc = XERR_NOMEM;
+		return;
+	}
+	if (esc) {
+		/* the root's entries are "/name" */
+		char *full = malloc(x->img_len + strlen(esc) + 2);
+
+		if (!full) {
+			free(esc);
+			x->rc = XERR_NOMEM;
+			return;
+		}
+		sprintf(full, "%s/%s", x->img_path, esc);
+		xc_manifest_line(x->man, full, ino, type, size, sha, state);
+		free(full);
+		free(esc);
+	} else {
+		xc_manifest_line(x->man, x->img_len ? x->img_path : "/", ino, type, size, sha, state);
+	}
+}
+
+/* Feed n zero bytes to the digest. */
+static void hash_zeros(struct xsha256 *h, uint64_t n)
+{
+	static const uint8_t zeros[65536];
+
+	while (n) {
+		size_t k = n < sizeof(zeros) ? (size_t)n : sizeof(zeros);
+
+		xsha256_update(h, zeros, k);
+		n -= k;
+	}
 }
 
 /* Unreadable ranges are named a run at a time, not a block at a time. */
@@ -363,11 +448,14 @@ static uint64_t bounded_size(struct xstate *x, const char *name, const struct xa
 static void extract_file(struct xstate *x, int dirfd, const char *name, const struct xa_inode *ip)
 {
 	struct xa_extents ex;
-	struct miss m = { x, name, 0, { 0, 0 } };
+	struct miss m = { x, name, 0, { 0, 0 }, "" };
 	struct xa_missing_run tail;
-	uint64_t off, size, dups = 0;
+	uint64_t off, size, dups = 0, hashed = 0;
 	unsigned blocklog = x->ctx->geom.blocklog;
-	bool tangled = false, cut;
+	bool tangled = false, cut, hashing, write_failed = false;
+	struct xsha256 h;
+	uint8_t digest[XSHA256_DIGEST_LEN];
+	char state[sizeof(m.state) + 16];
 	int fd, rc;
 
 	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -394,10 +482,19 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 			"was left out)" : "");
 		x->st->dup_blocks += dups;
 		m.n++;
+		snprintf(state, sizeof(state), "twice=%" PRIu64, dups);
+		state_add(&m, state);
 	}
 	size = bounded_size(x, name, ip, &ex, &cut);
-	if (cut)
+	if (cut) {
 		m.n++;
+		state_add(&m, "size-cut");
+	}
+	/* The digest of the bytes as extracted: holes and unwritten ranges
+	 * are the zeros the host file reads there. */
+	hashing = x->man && size <= MANIFEST_HASH_MAX;
+	if (hashing)
+		xsha256_init(&h);
 	/*
 	 * Copy the mapped ranges only; holes (and unwritten extents, which
 	 * read as zeros) stay holes on the host and ftruncate sets the size.
@@ -424,7 +521,13 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 				x->rc = rc;
 				break;
 			}
+			if (hashing) {
+				hash_zeros(&h, off - hashed);
+				xsha256_update(&h, x->buf, n);
+				hashed = off + n;
+			}
 			if (!write_data(x, fd, name, x->buf, n, off)) {
+				write_failed = true;
 				i = ex.n;  /* give up on this file, go on with the others */
 				break;
 			}
@@ -443,13 +546,56 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 		fprintf(x->err, "xfsrecon: %s/%s: the block map is damaged; unmapped ranges are "
 			"zeros\n", x->cur_path, name);
 		m.n++;
+		state_add(&m, "map");
 	}
 	if (m.n)
 		x->st->damaged++;
 	xa_extents_release(&ex);
 	x->st->files++;
 	set_meta_fd(x, fd, name, ip);
+	if (x->man) {
+		hashing = hashing && !write_failed && !x->rc;
+		if (hashing) {
+			hash_zeros(&h, size - hashed);
+			xsha256_final(&h, digest);
+		}
+		if (write_failed)
+			snprintf(state, sizeof(state), "incomplete");
+		else
+			snprintf(state, sizeof(state), "%s%s", m.n ? "damaged:" : "intact", m.state);
+		manifest_line(x, ip->ino, "file", size, hashing ? digest : NULL, state);
+	}
+	if (ip->d.nlink > 1 && !write_failed &&
+	    xc_links_note(x->links, ip->ino, fd, hashing ? digest : NULL) != 0)
+		x->st->link_copies++;
 	close(fd);
+}
+
+/* Remember the entry just made at name (of type S_IF*) for the inode's
+ * other names, through an O_PATH descriptor of what is there now, once it
+ * is checked to be that entry (its type, one link). */
+static void note_made(struct xstate *x, int dirfd, const char *name, mode_t type,
+		      const struct xa_inode *ip, const uint8_t *sha)
+{
+	struct stat sb;
+	int fd = openat(dirfd, name, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	if (fstat(fd, &sb) == 0 && (sb.st_mode & S_IFMT) == type && sb.st_nlink == 1 &&
+	    xc_links_note(x->links, ip->ino, fd, sha) != 0)
+		x->st->link_copies++;
+	close(fd);
+}
+
+static const char *special_type(unsigned type)
+{
+	switch (type) {
+	case 0010000u: return "fifo";
+	case 0020000u: return "chardev";
+	case 0060000u: return "blockdev";
+	}
+	return "socket";
 }
 
 static void extract_symlink(struct xstate *x, int dirfd, const char *name, const struct xa_inode *ip)
@@ -470,6 +616,7 @@ static void extract_symlink(struct xstate *x, int dirfd, const char *name, const
 		fprintf(x->err, "xfsrecon: %s/%s: the symlink target is damaged; not created\n",
 			x->cur_path, name);
 		x->st->skipped++;
+		manifest_line(x, ip->ino, "symlink", n, NULL, "skipped");
 		return;
 	}
 	/* The target is stored as text only: symlinkat never resolves it. */
@@ -485,6 +632,16 @@ static void extract_symlink(struct xstate *x, int dirfd, const char *name, const
 	set_owner(x, -1, dirfd, name, ip);
 	times_of(ip, ts);
 	(void)utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW);
+	if (x->man) {
+		uint8_t digest[XSHA256_DIGEST_LEN];
+
+		xsha256(raw, n, digest);
+		manifest_line(x, ip->ino, "symlink", n, digest, "intact");
+		if (ip->d.nlink > 1)
+			note_made(x, dirfd, name, S_IFLNK, ip, digest);
+	} else if (ip->d.nlink > 1) {
+		note_made(x, dirfd, name, S_IFLNK, ip, NULL);
+	}
 }
 
 static void extract_special(struct xstate *x, int dirfd, const char *name, const struct xa_inode *ip)
@@ -516,6 +673,7 @@ static void extract_special(struct xstate *x, int dirfd, const char *name, const
 			fprintf(x->err, "xfsrecon: %s/%s: %s device %u:%u not created "
 				"(--preserve-privileges creates it)\n", x->cur_path, name,
 				type == 0020000u ? "character" : "block", major(dev), minor(dev));
+		manifest_line(x, ip->ino, special_type(type), 0, NULL, "stripped");
 		return;
 	}
 	/* Created with its final permission bits (umask cleared for the call),
@@ -548,6 +706,9 @@ static void extract_special(struct xstate *x, int dirfd, const char *name, const
 	 * replaced the node inside the destination. */
 	times_of(ip, ts);
 	(void)utimensat(dirfd, name, ts, AT_SYMLINK_NOFOLLOW);
+	manifest_line(x, ip->ino, special_type(type), 0, NULL, "intact");
+	if (ip->d.nlink > 1)
+		note_made(x, dirfd, name, (mode_t)type, ip, NULL);
 }
 
 /* Append "/" and name to the current path; false when memory runs out. */
@@ -570,6 +731,63 @@ static bool path_push(struct xstate *x, const char *name)
 	x->cur_path[x->cur_len] = '/';
 	memcpy(x->cur_path + x->cur_len + 1, name, len + 1);
 	x->cur_len += 1 + len;
+	return true;
+}
+
+/* Append "/" and the escaped raw name to the image path; false when
+ * memory runs out. */
+static bool img_push(struct xstate *x, const uint8_t *raw, size_t rlen)
+{
+	char *esc = xa_escape_name(raw, rlen);
+	size_t len, need;
+
+	if (!esc)
+		return false;
+	len = strlen(esc);
+	need = x->img_len + 1 + len + 1;
+	if (need > x->img_cap) {
+		size_t ncap = x->img_cap ? x->img_cap : 256;
+		char *n;
+
+		while (ncap < need)
+			ncap *= 2;
+		n = realloc(x->img_path, ncap);
+		if (!n) {
+			free(esc);
+			return false;
+		}
+		x->img_path = n;
+		x->img_cap = ncap;
+	}
+	x->img_path[x->img_len] = '/';
+	memcpy(x->img_path + x->img_len + 1, esc, len + 1);
+	x->img_len += 1 + len;
+	free(esc);
+	return true;
+}
+
+/* Make name a hard link to the host file of an inode extracted before
+ * under another name; true when done (or when the run must stop). */
+static bool link_again(struct xstate *x, int dirfd, const char *name, const struct xa_inode *ip)
+{
+	const uint8_t *sha = NULL;
+	int r;
+
+	if (ip->d.nlink < 2)
+		return false;
+	r = xc_links_make(x->links, ip->ino, dirfd, name, &sha);
+	if (r == 0)
+		return false;
+	if (r < 0) {
+		fprintf(x->err, "xfsrecon: %s/%s: cannot link to the other name of inode %" PRIu64
+			": %s; extracted as a copy\n", x->cur_path, name, ip->ino, strerror(errno));
+		x->st->link_copies++;
+		return false;
+	}
+	x->st->hardlinks++;
+	manifest_line(x, ip->ino, (ip->d.mode & 0170000u) == 0100000u ? "file" :
+		      (ip->d.mode & 0170000u) == 0120000u ? "symlink" :
+		      special_type(ip->d.mode & 0170000u), ip->d.size, sha, "hardlink");
 	return true;
 }
 
@@ -618,8 +836,15 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, unsigned dept
 			continue;
 		}
 		type = ip.d.mode & 0170000u;
+		x->ent_name = l.v[i].name;
+		x->ent_len = l.v[i].namelen;
+		if (type != 0040000u && link_again(x, dirfd, name, &ip)) {
+			xa_inode_release(&ip);
+			progress(x);
+			continue;
+		}
 		if (type == 0040000u) {
-			size_t sub_len;
+			size_t sub_len, img_len;
 			int fd;
 
 			if (depth >= EXTRACT_MAX_DEPTH) {
@@ -639,8 +864,10 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, unsigned dept
 			}
 			x->st->dirs++;
 			set_xattrs(x, fd, name, &ip);
+			manifest_line(x, l.v[i].ino, "dir", ip.d.size, NULL, "intact");
 			sub_len = x->cur_len;
-			if (!path_push(x, name)) {
+			img_len = x->img_len;
+			if (!path_push(x, name) || !img_push(x, l.v[i].name, l.v[i].namelen)) {
 				x->rc = XERR_NOMEM;
 				close(fd);
 				xa_inode_release(&ip);
@@ -649,6 +876,8 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, unsigned dept
 			extract_dir(x, fd, l.v[i].ino, depth + 1);
 			x->cur_len = sub_len;
 			x->cur_path[sub_len] = '\0';
+			x->img_len = img_len;
+			x->img_path[img_len] = '\0';
 			/* Owner, mode and times after the subtree: creating entries
 			 * inside changed the times, and the image's owner gets the
 			 * directory only once nothing more is made in it. */
@@ -678,7 +907,10 @@ int xc_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xc_extra
 {
 	struct xstate x;
 	struct xa_inode ip;
+	struct rlimit rl;
+	size_t max_fds = LINK_FDS_MAX;
 	uint64_t ino;
+	char merr[512];
 	int dirfd, rc;
 
 	memset(st, 0, sizeof(*st));
@@ -703,11 +935,39 @@ int xc_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xc_extra
 		x.cur_len = strlen(x.cur_path);
 		x.cur_cap = x.cur_len + 1;
 	}
-	if (!x.buf || !x.cur_path) {
+	/* The image path of the target: a path as given (without a trailing
+	 * "/"), or an inode number as typed. */
+	x.img_path = strdup(target);
+	if (x.img_path) {
+		x.img_len = strlen(x.img_path);
+		while (x.img_len && x.img_path[x.img_len - 1] == '/')
+			x.img_path[--x.img_len] = '\0';
+		x.img_cap = x.img_len + 1;
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur / 2 < max_fds)
+		max_fds = rl.rlim_cur > 64 ? (size_t)rl.rlim_cur / 2 : 16;
+	x.links = xc_links_new(max_fds);
+	if (!x.buf || !x.cur_path || !x.img_path || !x.links) {
 		free(x.buf);
 		free(x.cur_path);
+		free(x.img_path);
+		xc_links_free(&x.links);
 		close(dirfd);
 		return XERR_NOMEM;
+	}
+	if (o->manifest) {
+		rc = xc_manifest_open(&x.man, o->manifest, ctx->image_path,
+				      ximg_raw_fd(ctx->input), merr, sizeof(merr));
+		if (rc) {
+			fprintf(err, "xfsrecon: %s\n", merr);
+			free(x.buf);
+			free(x.cur_path);
+			free(x.img_path);
+			xc_links_free(&x.links);
+			close(dirfd);
+			return rc == XERR_NOMEM ? rc : XERR_USAGE;
+		}
 	}
 	rc = xa_inode_read(ctx, ino, &ip);
 	if (rc) {
@@ -736,9 +996,16 @@ int xc_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xc_extra
 	}
 	if (x.tty && (o->progress || o->progress_lines))
 		fputc('\n', err);
+	if (xc_manifest_close(&x.man, merr, sizeof(merr)) != 0) {
+		fprintf(err, "xfsrecon: %s\n", merr);
+		if (!rc)
+			rc = XERR_IO;
+	}
+	xc_links_free(&x.links);
 	free(x.buf);
 	xc_extract_refc_free(&x.refc);
 	free(x.cur_path);
+	free(x.img_path);
 	xa_u64set_release(&x.seen_dirs);
 	close(dirfd);
 	if (!rc && (st->skipped || st->damaged))

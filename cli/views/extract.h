@@ -22,6 +22,7 @@ struct xc_extract_opts {
 				* destination's free space) */
 	bool        progress_lines; /* --progress: a line on err every 1,000 entries
 				     * (and at the end), terminal or not */
+	const char *manifest;  /* --manifest FILE: one line per name (extract_manifest.h) */
 };
 
 struct xc_extract_stats {
@@ -36,6 +37,9 @@ struct xc_extract_stats {
 	uint64_t strip_devices;  /* device nodes not created */
 	uint64_t strip_xattrs;   /* trusted.* / security.* attributes not set */
 	uint64_t dup_blocks;     /* blocks mapped twice in one file, left as holes */
+	uint64_t hardlinks;      /* later names of an inode, made as hard links */
+	uint64_t link_copies;    /* later names written as copies (link table full or
+				  * linking refused by the host) */
 	bool     limit_hit;      /* stopped before the byte bound or the free space */
 };
 
@@ -54,6 +58,9 @@ struct xc_extract_stats {
  * privileges from the image to the host is stripped, as tar does for a
  * user: setuid/setgid/sticky bits of non-directories, the image's owners,
  * device nodes, trusted.* and security.* attributes; st counts what was.
+ * An inode with several names (hard links) is extracted once and its
+ * other names linked to it (extract_links.h); o->manifest lists every name
+ * with its inode, digest and state (extract_manifest.h).
  * Data: holes, unwritten extents, unreadable ranges and all-zero blocks
  * stay holes; a block mapped twice in one file is written once; nothing
  * is written past o->max_bytes or the destination's free space.
