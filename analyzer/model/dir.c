@@ -676,6 +676,43 @@ int xa_dir_iterate(struct xa_ctx *ctx, const struct xa_inode *dir, struct xa_loc
 	return 0;
 }
 
+/* Is (name, ino) an entry the shortform directory still holds? */
+static bool sf_live(const uint8_t *fork, size_t live, const struct xfmt_geom *g,
+		    const struct xfmt_dir2_carved *c)
+{
+	struct xfmt_dirent de;
+	size_t pos = 0;
+
+	while (xfmt_dir2_sf_next(fork, live, g, &pos, &de) == 1)
+		if (de.ino == c->ino && de.namelen == c->namelen &&
+		    !memcmp(de.name, c->name, c->namelen))
+			return true;
+	return false;
+}
+
+/* The old entries in the literal area past a shortform directory's
+ * di_size; copies of live entries (shifted down when one before them went)
+ * are not deleted names. */
+static int sf_deleted(struct xa_ctx *ctx, const struct xa_inode *dir, xa_deleted_fn fn,
+		      void *arg)
+{
+	const struct xfmt_geom *g = &ctx->geom;
+	struct xfmt_dir2_sf_hdr h;
+	struct xfmt_dir2_carved c;
+	size_t fsz = 0, live, pos;
+	const uint8_t *fork = xfmt_dinode_fork(dir->raw, &dir->d, XA_DATA_FORK, &fsz);
+	int rc = 0;
+
+	if (!fork || dir->d.size > fsz || xfmt_dir2_sf_hdr_decode(fork, fsz, &h) < 0)
+		return 0;
+	live = (size_t)dir->d.size;
+	pos = live;
+	while (!rc && xfmt_dir2_sf_carve_next(fork, fsz, live, g, h.i8count != 0, &pos, &c) == 1)
+		if (!sf_live(fork, live, g, &c))
+			rc = fn(arg, &c);
+	return rc;
+}
+
 int xa_dir_deleted(struct xa_ctx *ctx, const struct xa_inode *dir, xa_deleted_fn fn, void *arg)
 {
 	const struct xfmt_geom *g = &ctx->geom;
@@ -687,8 +724,11 @@ int xa_dir_deleted(struct xa_ctx *ctx, const struct xa_inode *dir, xa_deleted_fn
 	uint8_t *blk;
 	int rc;
 
-	if ((dir->d.mode & 0170000u) != 0040000u ||
-	    (dir->d.format != XFS_DINODE_FMT_EXTENTS && dir->d.format != XFS_DINODE_FMT_BTREE))
+	if ((dir->d.mode & 0170000u) != 0040000u)
+		return 0;
+	if (dir->d.format == XFS_DINODE_FMT_LOCAL)
+		return sf_deleted(ctx, dir, fn, arg);
+	if (dir->d.format != XFS_DINODE_FMT_EXTENTS && dir->d.format != XFS_DINODE_FMT_BTREE)
 		return 0;
 	rc = xa_extents_load(ctx, dir, XA_DATA_FORK, &ex);
 	if (rc)

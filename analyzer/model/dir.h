@@ -83,8 +83,8 @@ typedef int (*xa_deleted_fn)(void *arg, const struct xfmt_dir2_carved *c);
 
 /*
  * Walk the names of deleted entries still present in the unused space of
- * directory dir's data blocks (shortform directories keep none).  Returns 0
- * or a negative xerr.
+ * directory dir's data blocks, or in the literal area past a shortform
+ * directory's size (formats/dir2_carve.h).  Returns 0 or a negative xerr.
  */
 int xa_dir_deleted(struct xa_ctx *ctx, const struct xa_inode *dir, xa_deleted_fn fn, void *arg);
 

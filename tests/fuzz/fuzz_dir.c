@@ -52,6 +52,7 @@ static void fuzz_sf(const uint8_t *fork, size_t size, uint64_t di_size, bool i8,
 {
 	struct xfmt_dir2_sf_hdr h;
 	struct xfmt_dirent e;
+	struct xfmt_dir2_carved c;
 	size_t pos = 0, walk = di_size < size ? (size_t)di_size : size;
 	unsigned n = 0;
 	int rc;
@@ -69,6 +70,18 @@ static void fuzz_sf(const uint8_t *fork, size_t size, uint64_t di_size, bool i8,
 	if (rc != 0 && rc != -1)
 		fz_fail("shortform iterator returned an unknown code", (unsigned)rc, 0);
 	xfmt_dir2_sf_verify(fork, size, di_size, g, &s->sink);
+	/* old entries past di_size: inside the tail, the walk advancing */
+	pos = walk;
+	n = 0;
+	for (size_t prev = pos; xfmt_dir2_sf_carve_next(fork, size, walk, g, i8, &pos, &c) == 1;
+	     prev = pos) {
+		if (pos <= prev || ++n > size)
+			fz_fail("shortform carve walk does not advance", pos, prev);
+		if (c.offset < walk || c.name < fork + walk ||
+		    (size_t)(c.name - fork) + c.namelen > size)
+			fz_fail("shortform carved entry outside the tail", c.offset, c.namelen);
+		fz_blackhole += c.ino + c.ftype;
+	}
 }
 
 /* Deleted names carved from one unused region: each inside the region, the walk advancing. */

@@ -15,6 +15,7 @@
 
 #include "formats/dinode.h"
 #include "formats/dir2.h"
+#include "formats/dir2_carve.h"
 #include "formats/endian.h"
 
 #include "fixtures/dir_big.h"
@@ -294,6 +295,44 @@ static void test_truncated_and_random(void **state)
 	}
 }
 
+/*
+ * The literal area past di_size keeps the old tail of the list where the
+ * kernel does not zero it: the last entry removed is still there, found
+ * with its inode and file type; a zeroed tail gives nothing.
+ */
+static void test_carve_tail(void **state)
+{
+	const struct sf_case *c = &cases[0];
+	struct xfmt_dir2_carved cv;
+	uint8_t fork[512];
+	uint64_t di_size;
+	size_t fsz, pos, live;
+	const uint8_t *f = fork_of(c, &fsz, &di_size);
+
+	(void)state;
+	assert_true(fsz <= sizeof(fork));
+	memcpy(fork, f, fsz);
+	/* "l3" is the last entry: removing it only shrinks the size */
+	live = (size_t)di_size - xfmt_dir2_sf_entsize(c->g, false, 2);
+	pos = live;
+	assert_int_equal(xfmt_dir2_sf_carve_next(fork, fsz, live, c->g, false, &pos, &cv), 1);
+	assert_int_equal(cv.namelen, 2);
+	assert_memory_equal(cv.name, "l3", 2);
+	assert_int_equal(cv.ino, 133);
+	assert_true(cv.ino_whole);
+	assert_int_equal(cv.ftype, 7);
+	assert_int_equal(cv.offset, live);
+	assert_int_equal(xfmt_dir2_sf_carve_next(fork, fsz, live, c->g, false, &pos, &cv), 0);
+	/* a zeroed tail holds nothing */
+	memset(fork + live, 0, fsz - live);
+	pos = live;
+	assert_int_equal(xfmt_dir2_sf_carve_next(fork, fsz, live, c->g, false, &pos, &cv), 0);
+	/* nor does a live area passed as tail start past its end */
+	memcpy(fork, f, fsz);
+	pos = 0;
+	assert_int_equal(xfmt_dir2_sf_carve_next(fork, fsz, fsz, c->g, false, &pos, &cv), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +342,7 @@ int main(void)
 		cmocka_unit_test(test_corruptions),
 		cmocka_unit_test(test_context),
 		cmocka_unit_test(test_truncated_and_random),
+		cmocka_unit_test(test_carve_tail),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
