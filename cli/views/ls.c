@@ -12,6 +12,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
+#include "analyzer/model/inode_alloc.h"
 #include "analyzer/model/tree.h"
 #include "analyzer/report/escape.h"
 #include "cli/message_streams.h"
@@ -85,13 +86,34 @@ struct del_state {
 	struct xa_ctx *ctx;
 	FILE          *out;
 	const char    *prefix;   /* display path of the directory, or NULL */
+	bool           longfmt;  /* -l: the inode's ctime and crtime too */
 };
 
+/* "YYYY-MM-DD HH:MM:SS.nnnnnnnnn" (UTC) into buf. */
+static void format_time(const struct xfmt_timestamp *ts, char *buf, size_t len)
+{
+	time_t t = (time_t)ts->sec;
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M:%S", &tm))
+		snprintf(buf, len, "%" PRId64, ts->sec);
+	else
+		snprintf(buf + strlen(buf), len - strlen(buf), ".%09" PRIu32,
+			 ts->nsec < 1000000000u ? ts->nsec : 0);
+}
+
+/*
+ * One carved name: the inode it named and what the inode btree says of
+ * that inode now (free, in use again, its chunk freed).  With -l, the
+ * inode's ctime (for a free inode, when it was freed) and crtime, taken
+ * only where the core is still the one that was freed (free, not reused).
+ */
 static int print_deleted(void *arg, const struct xfmt_dir2_carved *c)
 {
 	struct del_state *d = arg;
 	char *esc = xa_escape_name(c->name, c->namelen);
 	const char *state = "unknown";
+	char times[128] = "";
 	struct xa_inode ip;
 	uint64_t ino = c->ino;
 
@@ -99,24 +121,40 @@ static int print_deleted(void *arg, const struct xfmt_dir2_carved *c)
 		return XERR_NOMEM;
 	/* A number known only by its low half names no inode for sure. */
 	if (c->ino_whole) {
-		if (xa_inode_read(d->ctx, ino, &ip) == 0) {
+		enum xa_ino_alloc a = xa_inode_alloc(d->ctx, ino);
+
+		state = xa_ino_alloc_name(a);
+		if (a == XA_INO_UNKNOWN && xa_inode_read(d->ctx, ino, &ip) == 0) {
 			state = xfmt_dinode_in_use(&ip.d) ? "in use" : "free";
+			xa_inode_release(&ip);
+		}
+		if (d->longfmt && a != XA_INO_IN_USE && xa_inode_read(d->ctx, ino, &ip) == 0) {
+			char ct[48], cr[48];
+
+			format_time(&ip.d.ctime, ct, sizeof(ct));
+			if (d->ctx->geom.v5) {
+				format_time(&ip.d.crtime, cr, sizeof(cr));
+				snprintf(times, sizeof(times), ", ctime %s, crtime %s", ct, cr);
+			} else {
+				snprintf(times, sizeof(times), ", ctime %s", ct);
+			}
 			xa_inode_release(&ip);
 		}
 	}
 	if (d->prefix)
-		fprintf(d->out, "%s/%s (deleted: inode %" PRIu64 "%s, %s)\n", d->prefix, esc, ino,
-			c->ino_whole ? "" : " from its low 32 bits", state);
+		fprintf(d->out, "%s/%s (deleted: inode %" PRIu64 "%s, %s%s)\n", d->prefix, esc, ino,
+			c->ino_whole ? "" : " from its low 32 bits", state, times);
 	else
-		fprintf(d->out, "%s (deleted: inode %" PRIu64 "%s, %s)\n", esc, ino,
-			c->ino_whole ? "" : " from its low 32 bits", state);
+		fprintf(d->out, "%s (deleted: inode %" PRIu64 "%s, %s%s)\n", esc, ino,
+			c->ino_whole ? "" : " from its low 32 bits", state, times);
 	free(esc);
 	return 0;
 }
 
-static int list_deleted(struct xa_ctx *ctx, FILE *out, uint64_t dir_ino, const char *prefix)
+static int list_deleted(struct xa_ctx *ctx, FILE *out, uint64_t dir_ino, const char *prefix,
+			bool longfmt)
 {
-	struct del_state d = { ctx, out, prefix };
+	struct del_state d = { ctx, out, prefix, longfmt };
 	struct xa_inode dir;
 	int rc;
 
@@ -137,7 +175,7 @@ static int ls_entry(void *arg, const struct xa_tree_entry *e)
 
 		print_entry(st->ctx, st->out, st->o->null ? e->raw_path : e->path, e->ino, e->ip,
 			    st->o->longfmt, st->o->null ? '\0' : '\n');
-		rc = list_deleted(st->ctx, st->out, e->ino, e->path);
+		rc = list_deleted(st->ctx, st->out, e->ino, e->path, st->o->longfmt);
 		return rc;
 	}
 
@@ -197,7 +235,7 @@ int xc_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xc_ls_opts *o
 	rc = xa_tree_walk(ctx, ino, base, o->recursive, ls_entry, &st,
 			  xc_message_streams(&ms, out, err), &incomplete);
 	if (!rc && o->deleted)
-		rc = list_deleted(ctx, out, ino, o->recursive ? base : NULL);
+		rc = list_deleted(ctx, out, ino, o->recursive ? base : NULL, o->longfmt);
 	free(base);
 	if (rc)
 		return rc;

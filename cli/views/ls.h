@@ -25,7 +25,9 @@ struct xc_ls_opts {
  * for a bad target, XERR_IO when some directory could not be read completely
  * (what could be read is still listed), or another negative xerr.
  * With o->deleted, each listed directory's deleted names follow its live
- * ones as "name (deleted: inode N, free|in use|unknown)".
+ * ones as "name (deleted: inode N, STATE)", STATE the inode btree's word
+ * on the inode now: free, in use (again), chunk freed, or unknown; with
+ * o->longfmt, ", ctime T, crtime T" of an inode not in use again.
  */
 int xc_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xc_ls_opts *o,
 	      FILE *out, FILE *err);

@@ -43,6 +43,12 @@ fill() {
 }
 fill sf 6
 fill sf2 5
+# keepers around 192 names removed whole: their inode chunks are freed
+mkdir "$mnt/chunk"
+(cd "$mnt/chunk" && awk 'BEGIN { for (i = 1; i <= 70; i++) printf "keeper-with-a-long-name-so-the-directory-stays-leaf-%d\n", i }' | xargs touch &&
+	awk 'BEGIN { for (i = 1; i <= 192; i++) print "victim-" i }' | xargs touch &&
+	awk 'BEGIN { for (i = 71; i <= 140; i++) printf "keeper-with-a-long-name-so-the-directory-stays-leaf-%d\n", i }' | xargs touch)
+stat -c %i "$mnt/chunk" > "$TMPD/chunk.dirino"
 fill blk 45
 fill leaf 320
 fill node 1600
@@ -83,6 +89,10 @@ for d in sf blk leaf node; do
 	# new names reuse some of the freed space
 	(cd "$mnt/$d" && touch new-a new-bb new-ccc)
 done
+(cd "$mnt/chunk" && ls -i -U) | awk '$2 ~ /^victim-/ { print $2 "\t" $1 }' > "$TMPD/chunk.del"
+(cd "$mnt/chunk" && rm -- victim-*)
+# every inode in use now, for the states ls gives
+find "$mnt" -xdev -printf '%i\n' | sort -u > "$TMPD/live.inos"
 umount "$mnt"
 
 "$XFSRECON" ls -R --deleted "$img" / > "$TMPD/ls.out" 2> "$TMPD/ls.err" ||
@@ -115,7 +125,18 @@ raw_of() {
 total_p=0
 total_f=0
 nfail=0
-for d in sf sf2 blk leaf node; do
+# States: "in use" exactly for the inodes in use after the workload (the
+# kernel's find); a chunk the kernel freed whole is said so.
+sed -n 's|^/.* (deleted: inode \([0-9]*\), \([a-z ]*\)).*$|\1	\2|p' "$TMPD/ls.out" |
+	sort -u > "$TMPD/states"
+bad=$(awk -F'\t' 'NR == FNR { live[$1] = 1; next }
+	($2 == "in use") != ($1 in live) { print }' "$TMPD/live.inos" "$TMPD/states" | wc -l)
+[ "$bad" -eq 0 ] || fail "$bad carved names whose inode state is not the kernel's: $(awk -F'\t' 'NR == FNR { live[$1] = 1; next } ($2 == "in use") != ($1 in live)' "$TMPD/live.inos" "$TMPD/states" | head -3)"
+nfreed=$(sed -n 's|^/chunk/victim-.* (deleted: inode [0-9]*, chunk freed)$|x|p' "$TMPD/ls.out" | wc -l)
+[ "$nfreed" -ge 64 ] || fail "only $nfreed of the removed chunk's names are said to have their chunk freed"
+echo "states: $(wc -l < "$TMPD/states") carved inodes agree with the kernel; $nfreed in freed chunks"
+
+for d in sf sf2 blk leaf node chunk; do
 	gap=$(raw_of "$d")
 	# removed names still present: the length byte, gap-1 bytes, the name
 	cut -f1 "$TMPD/$d.del" | perl -e '
