@@ -15,6 +15,7 @@
 #include "cli/cmd_common.h"
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
+#include "cli/views/badmap.h"
 #include "cli/views/ncheck.h"
 #include "cli/views/owner.h"
 
@@ -112,6 +113,33 @@ static int parse_range(const struct xfmt_geom *g, const char *word, struct xc_ow
 	return 1;
 }
 
+/* The map is the image's too: the check under it never reads those
+ * sectors, so what it finds is what a ddrescue copy really holds. */
+int xc_run_badmap(const struct xc_command *cmd, const struct xc_args *a)
+{
+	struct xc_args b = *a;
+	struct xa_ctx ctx;
+	int rc;
+
+	(void)cmd;
+	if (a->io.badmap && strcmp(a->io.badmap, a->words[2])) {
+		fprintf(stderr, "xfsrecon: badmap takes its map as an operand; --badmap names "
+			"another\n");
+		return XC_EXIT_USAGE;
+	}
+	b.io.badmap = a->words[2];
+	rc = xc_ctx_run(&b, XA_RUN_CHECK, true, false, &ctx);
+	if (rc)
+		return rc;
+	rc = xc_cmd_badmap(&ctx, a->words[2], stdout, stderr);
+	xa_ctx_release(&ctx);
+	if (rc == 1) {
+		fflush(stdout);
+		return XC_EXIT_LEFT;
+	}
+	return xc_exit_after(rc);
+}
+
 int xc_run_owner(const struct xc_command *cmd, const struct xc_args *a)
 {
 	size_t n = (size_t)a->nwords - 2, nr = 0, cap = 0;
@@ -159,7 +187,7 @@ int xc_run_owner(const struct xc_command *cmd, const struct xc_args *a)
 		}
 	}
 	if (!rc)
-		rc = xc_exit_after(xc_cmd_owner(&ctx, r, nr, stdout, stderr));
+		rc = xc_exit_after(xc_cmd_owner(&ctx, r, nr, false, NULL, stdout, stderr));
 	free(r);
 	xa_ctx_release(&ctx);
 	return rc;

@@ -14,7 +14,7 @@
 /* How every command that opens an image may be told where the filesystem
  * is, and how a dirty log is read. */
 #define IMAGE_OPTS { XC_OPT_OFFSET, NULL }, { XC_OPT_PARTITION, NULL }, \
-	{ XC_OPT_NO_REPLAY, NULL }, { XC_OPT_PROGRESS, "report pass and AG progress on standard error" }
+	{ XC_OPT_BADMAP, NULL }, { XC_OPT_NO_REPLAY, NULL }, { XC_OPT_PROGRESS, "report pass and AG progress on standard error" }
 
 static const struct xc_cmd_option info_opts[] = {
 	IMAGE_OPTS,
@@ -177,6 +177,15 @@ const struct xc_command xc_commands[] = {
 	  "Owners come from the primary metadata; where the rmapbt says otherwise, "
 	  "\"rmapbt:OWNER\" follows.",
 	  plain_opts, xc_run_owner },
+	{ "badmap", "IMAGE MAPFILE", 2, 2, "what the unreadable ranges of a ddrescue map hold",
+	  "MAPFILE is a GNU ddrescue mapfile (every status but '+' is unreadable) or a list of "
+	  "OFFSET LENGTH lines, in bytes of the image. The image is checked without reading "
+	  "those sectors; then each range inside the filesystem is listed with the AG header "
+	  "sectors it hits and the owner of its blocks, consecutive blocks of one owner as one "
+	  "line (as owner prints them: a file's with its inode, fork, block offsets and paths), "
+	  "and a summary line counts the files, directories, metadata and free blocks touched. "
+	  "Exit 0 when only free space is hit, 4 when anything in use is.",
+	  plain_opts, xc_run_badmap },
 	{ "fsmap", "IMAGE", 1, 1, "who owns which blocks: the rmapbt, or the forward map",
 	  NULL, fsmap_opts, xc_run_fsmap },
 	{ "map", "IMAGE -o FILE", 1, 1, "an SVG picture of who owns every block",

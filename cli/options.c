@@ -73,6 +73,9 @@ const struct xc_option xc_options[XC_OPT_COUNT] = {
 			       "inode, type, size, SHA-256 of the bytes written, state: intact, "
 			       "damaged with what, hardlink, stripped, skipped); never the image, "
 			       "never over an existing file" },
+	[XC_OPT_BADMAP] = { "badmap", 0, "MAPFILE",
+			     "treat the sectors a GNU ddrescue mapfile (or a list of OFFSET LENGTH "
+			     "lines) marks as unreadable: never read, lost wherever they fall" },
 	[XC_OPT_HELP] = { "help", 'h', NULL, "this command's usage and options" },
 	[XC_OPT_VERSION] = { "version", 0, NULL, "the version" },
 };
@@ -103,6 +106,7 @@ static int take_value(struct xc_args *a, enum xc_opt o, const char *v, FILE *err
 	case XC_OPT_REPORT: a->report = v; break;
 	case XC_OPT_UNDO: a->undo = v; break;
 	case XC_OPT_MANIFEST: a->manifest = v; break;
+	case XC_OPT_BADMAP: a->io.badmap = v; break;
 	case XC_OPT_OFFSET:
 		if (xc_parse_u64(v, &n)) {
 			fprintf(err, "xfsrecon: --offset needs a byte count, not '%s'\n", v);

@@ -27,6 +27,7 @@
 
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/io/badmap.h"
 #include "analyzer/io/image.h"
 #include "analyzer/io/outpath.h"
 #include "analyzer/io/sha256.h"
@@ -296,7 +297,8 @@ static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *
 		size_t have = off >= insize ? 0 : insize - off < n ? (size_t)(insize - off) : n;
 
 		if (have) {
-			rc = ximg_pread(w->ctx->input, w->buf, have, off);
+			/* Sectors of a bad-sector map are never read: zeros. */
+			rc = ximg_pread_fill(w->ctx->input, w->buf, have, off, NULL);
 			if (rc) {
 				rc = fail(w, rc, "%s: %s", w->ctx->input->name,
 					  w->ctx->input->errmsg);

@@ -153,6 +153,17 @@ int ximg_open_slice(struct ximg *parent, uint64_t off, uint64_t len,
 	return 0;
 }
 
+struct ximg *ximg_slice_parent(const struct ximg *img, uint64_t *base)
+{
+	const struct slice_priv *s;
+
+	if (!img || img->ops != &slice_ops)
+		return NULL;
+	s = img->priv;
+	*base = s->base;
+	return s->parent;
+}
+
 /* ---- zero tail: a truncated image read as if its missing end were zeros ---- */
 
 struct tail_priv {

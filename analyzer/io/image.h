@@ -41,6 +41,7 @@ struct ximg_open_opts {
 	int      partition;   /* 1-based partition number; 0 = choose automatically */
 	int      have_offset; /* 1: use offset below instead of the partition table */
 	uint64_t offset;      /* byte offset of the filesystem in the image */
+	const char *badmap;   /* a bad-sector map of the image (badmap.h), or NULL */
 };
 
 /*
@@ -62,6 +63,10 @@ int ximg_open_mem(const void *buf, size_t len, int copy, const char *name,
 /* The range [off, off+len) of parent, which the slice takes ownership of. */
 int ximg_open_slice(struct ximg *parent, uint64_t off, uint64_t len,
 		    struct ximg **out);
+
+/* The image a partition slice reads from, and where in it (*base); NULL
+ * for any other backend. */
+struct ximg *ximg_slice_parent(const struct ximg *img, uint64_t *base);
 
 /*
  * inner read as an image of size bytes, the bytes past inner's end reading as

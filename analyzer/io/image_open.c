@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "analyzer/errors.h"
+#include "analyzer/io/badmap.h"
 #include "analyzer/io/partition.h"
 #include "formats/endian.h"
 
@@ -58,6 +59,23 @@ int ximg_open(const char *path, const struct ximg_open_opts *opts,
 		rc = ximg_open_raw(path, &img, err, errlen);
 	if (rc)
 		return rc;
+	/* The map's offsets are the whole image's: it goes below any slice. */
+	if (opts && opts->badmap) {
+		struct ximg_badmap bm;
+		struct ximg *view;
+
+		rc = ximg_badmap_load(opts->badmap, &bm, err, errlen);
+		if (!rc) {
+			rc = ximg_open_badmap(img, &bm, &view);
+			if (rc)
+				ximg_badmap_release(&bm);
+		}
+		if (rc) {
+			ximg_free(&img);
+			return rc == XERR_NOMEM ? rc : XERR_USAGE;
+		}
+		img = view;
+	}
 
 	if (opts && opts->have_offset) {
 		if (opts->offset >= img->size) {

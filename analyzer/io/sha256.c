@@ -15,6 +15,7 @@
 #endif
 
 #include "analyzer/errors.h"
+#include "analyzer/io/badmap.h"
 #include "analyzer/io/image.h"
 #include "formats/endian.h"
 
@@ -259,7 +260,8 @@ int ximg_sha256_progress(struct ximg *img, uint8_t out[XSHA256_DIGEST_LEN],
 	while (off < img->size) {
 		size_t n = img->size - off < SHA_READ_CHUNK ? (size_t)(img->size - off) : SHA_READ_CHUNK;
 
-		rc = ximg_pread(img, buf, n, off);
+		/* the ranges of a bad-sector map hash as zeros, unread */
+		rc = ximg_pread_fill(img, buf, n, off, NULL);
 		if (rc)
 			goto out;
 		xsha256_update(&ctx, buf, n);

@@ -42,11 +42,19 @@ struct ag_index {
 	bool             fwd_complete;
 };
 
+struct line;
+
 struct owner_state {
-	struct xa_ctx   *ctx;
-	struct ag_index *ags;
-	struct xa_paths  paths;
-	FILE            *out;
+	struct xa_ctx         *ctx;
+	struct ag_index       *ags;
+	struct xa_paths        paths;
+	FILE                  *out;
+	bool                   runs;      /* merge consecutive blocks into one line */
+	struct xc_owner_stats *stats;     /* may be NULL */
+	struct xa_u64set       inodes_seen;
+	struct line           *pending;   /* runs still growing */
+	bool                  *touched;   /* ... and continued by the current block */
+	size_t                 npending;
 };
 
 static int cmp_start(const void *x, const void *y)
@@ -211,15 +219,16 @@ static bool same_owner(const struct xa_ownrec *a, const struct xa_ownrec *b)
 }
 
 /* " rmapbt:..." when the rmapbt's owners of the block differ from the
- * forward map's. */
-static void print_rmap_diff(struct owner_state *st, const struct ag_index *ai, uint32_t agbno,
-			    const struct xa_ownrec **fh, size_t nf)
+ * forward map's, into buf ("" when they agree). */
+static void rmap_diff(struct owner_state *st, const struct ag_index *ai, uint32_t agbno,
+		      const struct xa_ownrec **fh, size_t nf, char *buf, size_t len)
 {
 	const struct xa_ownrec *rh[OWNERS_MAX];
-	size_t nr;
+	size_t nr, at = 0;
 	bool same = true;
 	char lab[64];
 
+	buf[0] = '\0';
 	if (!xfmt_geom_has_rmapbt(&st->ctx->geom))
 		return;
 	nr = covering(&ai->rmap, agbno, rh, OWNERS_MAX);
@@ -240,14 +249,27 @@ static void print_rmap_diff(struct owner_state *st, const struct ag_index *ai, u
 	if (same)
 		return;
 	if (!nr) {
-		fprintf(st->out, " rmapbt:none");
+		snprintf(buf, len, " rmapbt:none");
 		return;
 	}
-	for (size_t j = 0; j < nr; j++) {
+	for (size_t j = 0; j < nr && at < len; j++) {
 		owner_label(rh[j], lab, sizeof(lab));
-		fprintf(st->out, "%s%s", j ? "," : " rmapbt:", lab);
+		at += (size_t)snprintf(buf + at, len - at, "%s%s", j ? "," : " rmapbt:", lab);
 	}
 }
+
+/* What one line says of one block (and owner); with runs, of several. */
+struct line {
+	uint32_t    agno, first, last;  /* AG blocks [first, last] */
+	const char *type;
+	uint64_t    owner;              /* XFS_RMAP_OWN_* or an inode; 0: none */
+	uint32_t    flags;              /* XA_OWN_* */
+	uint64_t    offset;             /* file block at first */
+	char        diff[160];          /* the rmapbt's disagreement */
+};
+
+/* Lines of consecutive blocks that are still growing (runs mode). */
+#define PENDING_MAX OWNERS_MAX
 
 static void print_paths(struct owner_state *st, uint64_t ino)
 {
@@ -257,15 +279,118 @@ static void print_paths(struct owner_state *st, uint64_t ino)
 		fprintf(st->out, "\t%s", st->paths.v[at + k].path);
 }
 
-/* Print block agbno of AG agno (print false: only note the owning inodes
- * in want, for the paths). */
+static void count_line(struct owner_state *st, const struct line *l)
+{
+	struct xc_owner_stats *c = st->stats;
+	uint64_t nb = (uint64_t)l->last - l->first + 1;
+
+	if (!c)
+		return;
+	if (!strcmp(l->type, "free")) {
+		c->free_blocks += nb;
+	} else if (!strcmp(l->type, "unowned")) {
+		c->unowned_blocks += nb;
+	} else if (xa_owner_is_special(l->owner)) {
+		c->meta_blocks += nb;
+	} else if (xa_u64set_add(&st->inodes_seen, l->owner) > 0) {
+		if (!strcmp(l->type, "dir"))
+			c->dirs++;
+		else
+			c->files++;
+	}
+}
+
+static void emit(struct owner_state *st, const struct line *l)
+{
+	const struct xfmt_geom *g = &st->ctx->geom;
+	uint64_t f0 = xfmt_geom_fsb(g, l->agno, l->first), f1 = xfmt_geom_fsb(g, l->agno, l->last);
+
+	count_line(st, l);
+	if (l->first == l->last)
+		fprintf(st->out, "%" PRIu64 " %" PRIu32 "/%" PRIu32 " %s", f0, l->agno, l->first,
+			l->type);
+	else
+		fprintf(st->out, "%" PRIu64 "-%" PRIu64 " %" PRIu32 "/%" PRIu32 "-%" PRIu32 " %s", f0,
+			f1, l->agno, l->first, l->last, l->type);
+	if (l->owner == XFS_RMAP_OWN_INODES) {
+		fprintf(st->out, " first %" PRIu64 " count %" PRIu64,
+			xfmt_geom_ino(g, l->agno, l->first << g->inopblog),
+			((uint64_t)l->last - l->first + 1) * g->inopblock);
+	} else if (l->owner && !xa_owner_is_special(l->owner)) {
+		fprintf(st->out, " inode %" PRIu64 " fork %s", l->owner,
+			l->flags & XA_OWN_ATTR ? "attr" : "data");
+		if (!(l->flags & XA_OWN_BMBT)) {
+			fprintf(st->out, " offset %" PRIu64, l->offset);
+			if (l->last != l->first)
+				fprintf(st->out, "-%" PRIu64, l->offset + (l->last - l->first));
+		}
+		if (l->flags & XA_OWN_UNWRITTEN)
+			fprintf(st->out, " unwritten");
+	}
+	fputs(l->diff, st->out);
+	if (l->owner && !xa_owner_is_special(l->owner))
+		print_paths(st, l->owner);
+	fputc('\n', st->out);
+}
+
+/* Does l continue run p (the next block, the same owner and everything)? */
+static bool extends(const struct line *p, const struct line *l)
+{
+	if (p->agno != l->agno || (uint64_t)p->last + 1 != l->first || p->type != l->type ||
+	    p->owner != l->owner || p->flags != l->flags || strcmp(p->diff, l->diff))
+		return false;
+	if (p->owner && !xa_owner_is_special(p->owner) && !(p->flags & XA_OWN_BMBT))
+		return p->offset + (p->last - p->first) + 1 == l->offset;
+	return true;
+}
+
+/* Runs mode: grow a pending run or start one; without runs, print at once. */
+static void add_line(struct owner_state *st, const struct line *l)
+{
+	if (!st->runs) {
+		emit(st, l);
+		return;
+	}
+	for (size_t i = 0; i < st->npending; i++)
+		if (extends(&st->pending[i], l)) {
+			st->pending[i].last = l->last;
+			st->touched[i] = true;
+			return;
+		}
+	if (st->npending == PENDING_MAX) {
+		emit(st, &st->pending[0]);
+		memmove(st->pending, st->pending + 1, (PENDING_MAX - 1) * sizeof(*st->pending));
+		memmove(st->touched, st->touched + 1, (PENDING_MAX - 1) * sizeof(*st->touched));
+		st->npending--;
+	}
+	st->pending[st->npending] = *l;
+	st->touched[st->npending++] = true;
+}
+
+/* After a block: the runs it did not continue are done. */
+static void end_block(struct owner_state *st, bool all)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < st->npending; i++) {
+		if (!all && st->touched[i]) {
+			st->pending[k] = st->pending[i];
+			st->touched[k++] = false;
+		} else {
+			emit(st, &st->pending[i]);
+		}
+	}
+	st->npending = k;
+}
+
+/* Describe block agbno of AG agno (print false: only note the owning
+ * inodes in want, for the paths). */
 static int one_block(struct owner_state *st, uint32_t agno, uint32_t agbno, bool print,
 		     struct xa_u64set *want)
 {
-	const struct xfmt_geom *g = &st->ctx->geom;
 	const struct xa_ownrec *fh[OWNERS_MAX], *free_hit[1];
-	uint64_t fsb = xfmt_geom_fsb(g, agno, agbno);
 	struct ag_index *ai;
+	struct line l;
 	size_t nf;
 	int rc;
 
@@ -279,38 +404,25 @@ static int one_block(struct owner_state *st, uint32_t agno, uint32_t agbno, bool
 				return XERR_NOMEM;
 		return 0;
 	}
+	memset(&l, 0, sizeof(l));
+	l.agno = agno;
+	l.first = l.last = agbno;
 	if (!nf) {
-		bool is_free = covering(&ai->free, agbno, free_hit, 1) > 0;
-
-		fprintf(st->out, "%" PRIu64 " %" PRIu32 "/%" PRIu32 " %s", fsb, agno, agbno,
-			is_free ? "free" : "unowned");
-		print_rmap_diff(st, ai, agbno, fh, 0);
-		fputc('\n', st->out);
+		l.type = covering(&ai->free, agbno, free_hit, 1) > 0 ? "free" : "unowned";
+		rmap_diff(st, ai, agbno, fh, 0, l.diff, sizeof(l.diff));
+		add_line(st, &l);
 		return 0;
 	}
 	/* Start order: the records were collected last first. */
 	for (size_t i = nf; i-- > 0;) {
 		const struct xa_ownrec *r = fh[i];
 
-		fprintf(st->out, "%" PRIu64 " %" PRIu32 "/%" PRIu32 " %s", fsb, agno, agbno,
-			type_of(st, agno, agbno, r));
-		if (r->owner == XFS_RMAP_OWN_INODES) {
-			uint32_t agino = agbno << g->inopblog;
-
-			fprintf(st->out, " first %" PRIu64 " count %u", xfmt_geom_ino(g, agno, agino),
-				(unsigned)g->inopblock);
-		} else if (!xa_owner_is_special(r->owner)) {
-			fprintf(st->out, " inode %" PRIu64 " fork %s", r->owner,
-				r->flags & XA_OWN_ATTR ? "attr" : "data");
-			if (!(r->flags & XA_OWN_BMBT))
-				fprintf(st->out, " offset %" PRIu64, r->offset + (agbno - r->agbno));
-			if (r->flags & XA_OWN_UNWRITTEN)
-				fprintf(st->out, " unwritten");
-		}
-		print_rmap_diff(st, ai, agbno, fh, nf);
-		if (!xa_owner_is_special(r->owner))
-			print_paths(st, r->owner);
-		fputc('\n', st->out);
+		l.type = type_of(st, agno, agbno, r);
+		l.owner = r->owner;
+		l.flags = r->flags;
+		l.offset = r->offset + (agbno - r->agbno);
+		rmap_diff(st, ai, agbno, fh, nf, l.diff, sizeof(l.diff));
+		add_line(st, &l);
 	}
 	return 0;
 }
@@ -329,22 +441,32 @@ static int each_block(struct owner_state *st, const struct xc_owner_range *r, si
 
 			if (rc)
 				return rc;
+			if (print)
+				end_block(st, false);
 		}
 	}
+	if (print)
+		end_block(st, true);
 	return 0;
 }
 
-int xc_cmd_owner(struct xa_ctx *ctx, const struct xc_owner_range *r, size_t n, FILE *out,
-		 FILE *err)
+int xc_cmd_owner(struct xa_ctx *ctx, const struct xc_owner_range *r, size_t n, bool runs,
+		 struct xc_owner_stats *stats, FILE *out, FILE *err)
 {
-	struct owner_state st = { ctx, NULL, { 0 }, out };
+	struct owner_state st = { .ctx = ctx, .out = out, .runs = runs, .stats = stats };
 	struct xc_message_streams ms;
 	struct xa_u64set want = { 0 };
 	int rc;
 
 	st.ags = calloc(ctx->nags ? ctx->nags : 1, sizeof(*st.ags));
-	if (!st.ags)
+	st.pending = calloc(PENDING_MAX, sizeof(*st.pending));
+	st.touched = calloc(PENDING_MAX, sizeof(*st.touched));
+	if (!st.ags || !st.pending || !st.touched) {
+		free(st.ags);
+		free(st.pending);
+		free(st.touched);
 		return XERR_NOMEM;
+	}
 	rc = each_block(&st, r, n, false, &want);
 	if (!rc)
 		rc = xa_paths_find(ctx, &want, 0, 0, xc_message_streams(&ms, NULL, err), &st.paths);
@@ -363,7 +485,10 @@ int xc_cmd_owner(struct xa_ctx *ctx, const struct xc_owner_range *r, size_t n, F
 	if (!rc && st.paths.incomplete)
 		rc = XERR_IO;
 	free(st.ags);
+	free(st.pending);
+	free(st.touched);
 	xa_u64set_release(&want);
+	xa_u64set_release(&st.inodes_seen);
 	xa_paths_release(&st.paths);
 	return rc;
 }

@@ -5,6 +5,7 @@
 #ifndef XC_OWNER_H
 #define XC_OWNER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,9 +19,19 @@ struct xc_owner_range {
 	uint64_t count;
 };
 
+/* What the blocks asked touch: distinct files and directories, blocks of
+ * metadata, free and unowned blocks. */
+struct xc_owner_stats {
+	uint64_t files, dirs;
+	uint64_t meta_blocks, free_blocks, unowned_blocks;
+};
+
 /*
  * One line per block, and per owner where several own it (reflinked data,
- * cross-linked blocks):
+ * cross-linked blocks); with runs, consecutive blocks of one owner (at
+ * consecutive file offsets) are one line "F0-F1 AG/B0-B1 TYPE ... offset
+ * O0-O1".  stats (may be NULL, zeroed by the caller) counts what was seen.
+ * Lines:
  *   FSBLOCK AG/AGBNO TYPE[ inode INO fork data|attr offset N][ unwritten]
  * then each path of an owning inode after a tab.  TYPE is sb, agf, agi or
  * agfl (a header's block), bnobt, cntbt, inobt, finobt, rmapbt, refcountbt,
@@ -33,7 +44,7 @@ struct xc_owner_range {
  * Returns 0; XERR_IO when some AG's metadata could not be read whole (the
  * answer may miss an owner: said on err); or another negative xerr.
  */
-int xc_cmd_owner(struct xa_ctx *ctx, const struct xc_owner_range *r, size_t n, FILE *out,
-		 FILE *err);
+int xc_cmd_owner(struct xa_ctx *ctx, const struct xc_owner_range *r, size_t n, bool runs,
+		 struct xc_owner_stats *stats, FILE *out, FILE *err);
 
 #endif /* XC_OWNER_H */
