@@ -50,6 +50,7 @@ static const struct xc_cmd_option ls_opts[] = {
 	{ XC_OPT_LONG, NULL },
 	{ XC_OPT_RECURSIVE, NULL },
 	{ XC_OPT_DELETED, NULL },
+	{ XC_OPT_ORPHANS, NULL },
 	{ XC_OPT_NULL, NULL },
 	IMAGE_OPTS,
 	END
@@ -62,6 +63,8 @@ static const struct xc_cmd_option extract_opts[] = {
 	{ XC_OPT_PRESERVE_PRIVILEGES, NULL },
 	{ XC_OPT_MAX_BYTES, NULL },
 	{ XC_OPT_MANIFEST, NULL },
+	{ XC_OPT_ORPHANS, "extract the unreachable inodes instead of PATH: each top as DIR/INODE "
+	  "(a directory with its tree)" },
 	{ XC_OPT_VERBOSE, NULL },
 	IMAGE_OPTS,
 	END

@@ -76,6 +76,9 @@ const struct xc_option xc_options[XC_OPT_COUNT] = {
 	[XC_OPT_BADMAP] = { "badmap", 0, "MAPFILE",
 			     "treat the sectors a GNU ddrescue mapfile (or a list of OFFSET LENGTH "
 			     "lines) marks as unreadable: never read, lost wherever they fall" },
+	[XC_OPT_ORPHANS] = { "orphans", 0, NULL,
+			      "the allocated inodes no path from the root reaches, as \"orphan:INODE\" "
+			      "(an unreachable directory with its tree); the image is checked first" },
 	[XC_OPT_HELP] = { "help", 'h', NULL, "this command's usage and options" },
 	[XC_OPT_VERSION] = { "version", 0, NULL, "the version" },
 };

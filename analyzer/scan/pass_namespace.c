@@ -256,6 +256,14 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 	if (!root || !is_dir_mode(root->mode)) {
 		loc_inode(ctx, &st.loc, ctx->sb.rootino);
 		report(&st, XP_nsRootNotDir, "rootino", 0, 0, ctx->sb.rootino, XPROB_HAS_OBSERVED);
+		/* Say what was not done: silence would read as "no orphans". */
+		{
+			uint64_t n = 0;
+
+			for (size_t i = 0; i < ctx->nirecs; i++)
+				n += !xa_is_metadata_inode(ctx, ctx->irecs[i].ino);
+			report(&st, XP_nsWalkSkipped, NULL, 0, 0, n, XPROB_HAS_OBSERVED);
+		}
 		return 0;
 	}
 	root->reached = 1;

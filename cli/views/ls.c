@@ -13,6 +13,7 @@
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/inode_alloc.h"
+#include "analyzer/model/orphans.h"
 #include "analyzer/model/tree.h"
 #include "analyzer/report/escape.h"
 #include "cli/message_streams.h"
@@ -195,6 +196,37 @@ static int ls_entry(void *arg, const struct xa_tree_entry *e)
 		free(esc);
 	}
 	return 0;
+}
+
+int xc_cmd_ls_orphans(struct xa_ctx *ctx, const struct xc_ls_opts *o, FILE *out, FILE *err)
+{
+	struct ls_state st = { ctx, o, out };
+	struct xc_message_streams ms;
+	const struct xa_messages *msgs = xc_message_streams(&ms, out, err);
+	uint64_t *tops = NULL;
+	size_t n = 0;
+	int rc = xa_orphan_tops(ctx, msgs, &tops, &n), result = 0;
+
+	for (size_t i = 0; i < n && !rc; i++) {
+		char base[48];
+		struct xa_inode ip;
+		bool incomplete = false, have = xa_inode_read(ctx, tops[i], &ip) == 0;
+
+		snprintf(base, sizeof(base), "orphan:%" PRIu64, tops[i]);
+		print_entry(ctx, out, base, tops[i], have ? &ip : NULL, o->longfmt,
+			    o->null ? '\0' : '\n');
+		if (have && (ip.d.mode & 0170000u) == 0040000u && o->recursive) {
+			rc = xa_tree_walk(ctx, tops[i], base, true, ls_entry, &st, msgs, &incomplete);
+			if (!rc && o->deleted)
+				rc = list_deleted(ctx, out, tops[i], base, o->longfmt);
+			if (incomplete)
+				result = XERR_IO;
+		}
+		if (have)
+			xa_inode_release(&ip);
+	}
+	free(tops);
+	return rc ? rc : result;
 }
 
 int xc_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xc_ls_opts *o,

@@ -15,6 +15,7 @@ struct xc_ls_opts {
 	bool deleted;    /* --deleted: names of removed entries still in the blocks */
 	bool null;       /* -0: names as stored (raw bytes, a "/" in a name
 			    included), each line ended by a NUL byte */
+	bool orphans;    /* --orphans: the unreachable inodes instead of TARGET */
 };
 
 /*
@@ -31,5 +32,13 @@ struct xc_ls_opts {
  */
 int xc_cmd_ls(struct xa_ctx *ctx, const char *target, const struct xc_ls_opts *o,
 	      FILE *out, FILE *err);
+
+/*
+ * ls --orphans: each top of the unreachable trees (analyzer/model/orphans.h)
+ * as "orphan:INODE", with -R the tree below an unreachable directory as
+ * "orphan:INODE/name...", -l and --deleted as for a listing.  Needs the
+ * check's namespace pass (XA_RUN_CHECK).  Returns 0 or a negative xerr.
+ */
+int xc_cmd_ls_orphans(struct xa_ctx *ctx, const struct xc_ls_opts *o, FILE *out, FILE *err);
 
 #endif /* XC_LS_H */
