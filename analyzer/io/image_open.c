@@ -1,7 +1,9 @@
 /*
  * image_open.c - ximg_open: a path made into an image, the backend picked
- * by content (a zstd frame, else raw bytes), then the XFS filesystem found
- * in it (byte 0, an offset, or a partition of a whole-disk image).
+ * by content (a zstd frame, else raw bytes; an xfs_metadump inside either
+ * read as its filesystem; a bad-sector map over it), then the XFS
+ * filesystem found in it (byte 0, an offset, or a partition of a whole-disk
+ * image).
  */
 #include "analyzer/io/image.h"
 
@@ -12,6 +14,7 @@
 
 #include "analyzer/errors.h"
 #include "analyzer/io/badmap.h"
+#include "analyzer/io/image_metadump.h"
 #include "analyzer/io/partition.h"
 #include "formats/endian.h"
 
@@ -59,6 +62,15 @@ int ximg_open(const char *path, const struct ximg_open_opts *opts,
 		rc = ximg_open_raw(path, &img, err, errlen);
 	if (rc)
 		return rc;
+	/* An xfs_metadump file is the filesystem it was taken from. */
+	if (ximg_is_metadump(img)) {
+		struct ximg *md;
+
+		rc = ximg_open_metadump(img, &md, err, errlen);
+		if (rc)
+			return rc;
+		img = md;
+	}
 	/* The map's offsets are the whole image's: it goes below any slice. */
 	if (opts && opts->badmap) {
 		struct ximg_badmap bm;
