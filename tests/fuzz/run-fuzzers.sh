@@ -31,7 +31,7 @@ set -eu
 
 srcdir=$(cd "$(dirname "$0")/../.." && pwd)
 builddir=${FUZZ_BUILDDIR:-$srcdir/_build-fuzzers}
-ALL="sb agheaders btree dinode log dir attr image logitem planfile"
+ALL="sb agheaders btree dinode log dir attr image logitem planfile inputs"
 
 build() {
 	mkdir -p "$builddir"
@@ -56,6 +56,7 @@ max_len() {
 	image) echo 524288 ;;
 	logitem) echo 65536 ;;
 	planfile) echo 262144 ;;
+	inputs) echo 65536 ;;
 	esac
 }
 
