@@ -4,7 +4,8 @@
 # usage: tests/fuzz/run-fuzzers.sh SECONDS|-runs=N [TARGET...]
 #        tests/fuzz/run-fuzzers.sh minimize TARGET FILE
 #        tests/fuzz/run-fuzzers.sh coverage [TARGET...]
-#   TARGET is sb, agheaders, btree, dinode, log, dir, attr or image (default: all).
+#   TARGET is sb, agheaders, btree, dinode, log, dir, attr, image, logitem, planfile or
+#   inputs (default: all).
 #
 # Environment:
 #   FUZZ_BUILDDIR  build tree (default: _build-fuzzers in the source tree),
