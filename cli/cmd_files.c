@@ -39,6 +39,8 @@ static void add_stats(struct xc_extract_stats *t, const struct xc_extract_stats 
 	t->dup_blocks += s->dup_blocks;
 	t->hardlinks += s->hardlinks;
 	t->link_copies += s->link_copies;
+	t->deleted_files += s->deleted_files;
+	t->deleted_lost += s->deleted_lost;
 	t->limit_hit |= s->limit_hit;
 }
 
@@ -101,7 +103,8 @@ static int run_extract(struct xa_ctx *ctx, const struct xc_args *a)
 	struct xc_extract_opts eo = { a->dest, true, xc_has(a, XC_OPT_VERBOSE),
 				      xc_has(a, XC_OPT_SAME_OWNER),
 				      xc_has(a, XC_OPT_PRESERVE_PRIVILEGES), a->max_bytes,
-				      xc_has(a, XC_OPT_PROGRESS), a->manifest };
+				      xc_has(a, XC_OPT_PROGRESS), a->manifest,
+				      xc_has(a, XC_OPT_DELETED) };
 	struct xc_extract_stats es;
 	int rc;
 
@@ -114,6 +117,9 @@ static int run_extract(struct xa_ctx *ctx, const struct xc_args *a)
 		       PRIu64 " symlinks, %" PRIu64 " special files, %" PRIu64 " hard links; %" PRIu64
 		       " skipped, %" PRIu64 " damaged\n", es.files, es.bytes, es.dirs, es.symlinks,
 		       es.specials, es.hardlinks, es.skipped, es.damaged);
+		if (eo.deleted)
+			printf("deleted: %" PRIu64 " files written, %" PRIu64 " names whose file could "
+			       "not be\n", es.deleted_files, es.deleted_lost);
 		if (es.link_copies)
 			printf("hard links: %" PRIu64 " inodes' other names written as copies (no "
 			       "descriptor left to link them)\n", es.link_copies);
@@ -144,8 +150,10 @@ int xc_run_files(const struct xc_command *cmd, const struct xc_args *a)
 		return XC_EXIT_USAGE;
 	}
 	/* Which inodes no path reaches is the check's namespace pass's word. */
-	rc = xc_ctx_run(a, xc_has(a, XC_OPT_ORPHANS) ? XA_RUN_CHECK : XA_RUN_INFO, false, false,
-			&ctx);
+	rc = xc_ctx_run(a, xc_has(a, XC_OPT_ORPHANS) ||
+			   (!strcmp(cmd->name, "extract") && xc_has(a, XC_OPT_DELETED)) ?
+			XA_RUN_CHECK : XA_RUN_INFO,
+			!strcmp(cmd->name, "extract") && xc_has(a, XC_OPT_DELETED), false, &ctx);
 	if (rc)
 		return rc;
 	if (!strcmp(cmd->name, "ls")) {

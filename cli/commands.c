@@ -63,6 +63,9 @@ static const struct xc_cmd_option extract_opts[] = {
 	{ XC_OPT_PRESERVE_PRIVILEGES, NULL },
 	{ XC_OPT_MAX_BYTES, NULL },
 	{ XC_OPT_MANIFEST, NULL },
+	{ XC_OPT_DELETED, "also each deleted name still in the directories, with the content its "
+	  "file had when the log last saw it, where its blocks are still free (in use again: a hole, "
+	  "and said); why not, where not" },
 	{ XC_OPT_ORPHANS, "extract the unreachable inodes instead of PATH: each top as DIR/INODE "
 	  "(a directory with its tree)" },
 	{ XC_OPT_VERBOSE, NULL },

@@ -209,6 +209,31 @@ static void on_buf(struct sweep *s, const struct xfmt_log_titem *it, bool big, u
 		sb->lsn = lsn;
 }
 
+/* After an item: is the inode now a file with data?  Then this state is
+ * the one an undelete wants (the unlink's truncation comes later). */
+static void keep_live(struct sweep *s, struct xa_stale_inode *si, uint64_t lsn)
+{
+	const struct xfmt_geom *g = &s->ctx->geom;
+	struct xfmt_dinode d;
+
+	if (xfmt_dinode_decode(si->dip, g->inodesize, g, &d) != 0 || d.mode == 0 ||
+	    d.size == 0 || (d.format == XFS_DINODE_FMT_EXTENTS && d.nextents == 0) ||
+	    (d.format != XFS_DINODE_FMT_EXTENTS && d.format != XFS_DINODE_FMT_BTREE))
+		return;
+	if (!si->live) {
+		if (s->bytes + g->inodesize > s->max_bytes)
+			return;
+		si->live = malloc(g->inodesize);
+		if (!si->live) {
+			s->err = XERR_NOMEM;
+			return;
+		}
+		s->bytes += g->inodesize;
+	}
+	memcpy(si->live, si->dip, g->inodesize);
+	si->live_lsn = lsn;
+}
+
 static int on_commit(void *arg, const struct xfmt_log_trans *t)
 {
 	struct sweep *s = arg;
@@ -238,6 +263,9 @@ static int on_commit(void *arg, const struct xfmt_log_trans *t)
 					 t->commit_lsn) == XLOG_INODE_REPLAYED) {
 			si->lsn = t->commit_lsn;
 			si->fields |= in.fields;
+			keep_live(s, si, t->commit_lsn);
+			if (s->err)
+				return 1;
 		}
 	}
 	return 0;
@@ -357,8 +385,10 @@ const struct xa_stale_buf *xa_stale_buf_find(const struct xa_stale *st, uint64_t
 
 void xa_stale_release(struct xa_stale *st)
 {
-	for (size_t i = 0; i < st->ninodes; i++)
+	for (size_t i = 0; i < st->ninodes; i++) {
 		free(st->inodes[i].dip);
+		free(st->inodes[i].live);
+	}
 	for (size_t i = 0; i < st->nbufs; i++)
 		free(st->bufs[i].data);
 	free(st->inodes);

@@ -11,6 +11,10 @@
  * then.  It is old evidence, possibly older than the last change (the log
  * may have wrapped past later items), so callers name its LSN.
  *
+ * For each inode the sweep also keeps the last state in which it held data
+ * (xa_stale_inode.live): a deleted file's mapping, which the unlink's own
+ * transactions then cleared.
+ *
  * The same sweep keeps the last logged state of directory-sized buffers
  * (directory data and block-form blocks are logged as buffer items): every
  * logged region applied in log order over zeros.  Bytes no item logged
@@ -32,6 +36,11 @@ struct xa_stale_inode {
 	uint32_t fields;     /* XFS_ILOG_* of every item applied */
 	uint8_t *dip;        /* inodesize bytes, the inode as those items left it
 	                        (owned; NULL when none did) */
+	/* The last state in which it was a file with data (in use, a size and
+	 * mapped blocks): what it held before an unlink truncated and freed
+	 * it (owned; NULL when no such state was logged). */
+	uint8_t *live;
+	uint64_t live_lsn;
 };
 
 struct xa_stale_buf {

@@ -42,7 +42,9 @@
 #include "analyzer/io/sha256.h"
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
+#include "analyzer/model/inode_alloc.h"
 #include "analyzer/model/u64set.h"
+#include "analyzer/model/undelete.h"
 #include "analyzer/model/xattr.h"
 #include "analyzer/report/escape.h"
 #include "analyzer/report/report_xml.h"
@@ -51,6 +53,7 @@
 #include "cli/views/extract_manifest.h"
 #include "cli/views/extract_map.h"
 #include "cli/views/files.h"
+#include "formats/dir2_carve.h"
 #include "formats/symlink.h"
 
 #define EXTRACT_MAX_DEPTH 256u
@@ -87,6 +90,9 @@ struct xstate {
 	 * itself), for its manifest line. */
 	const uint8_t           *ent_name;
 	size_t                   ent_len;
+	/* --deleted: the log's copies and the free space (NULL without) */
+	struct xa_undelete      *undel;
+	bool                     deleted;  /* the file being extracted is a deleted one */
 };
 
 /* Host name for an on-disk name: "/" and NUL escaped; never "." or "..". */
@@ -445,6 +451,36 @@ static uint64_t bounded_size(struct xstate *x, const char *name, const struct xa
 	return end;
 }
 
+/*
+ * A deleted file's mapping (from the log) is read only where its blocks
+ * are free now: a block in use again holds another file's data.  Such
+ * mappings are dropped (their range stays a hole) and named.
+ */
+static void drop_reused(struct xstate *x, const char *name, struct xa_extents *ex, struct miss *m)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < ex->n; i++) {
+		const struct xfmt_bmbt_rec *r = &ex->v[i];
+		char part[80];
+
+		if (r->unwritten ||
+		    xa_undelete_free_blocks(x->undel, r->startblock, r->blockcount) == r->blockcount) {
+			ex->v[k++] = *r;
+			continue;
+		}
+		fprintf(x->err, "xfsrecon: %s/%s: file blocks %" PRIu64 "..%" PRIu64 " are in use "
+			"again (another file's now); left as a hole\n", x->cur_path, name, r->startoff,
+			r->startoff + r->blockcount - 1);
+		snprintf(part, sizeof(part), "reused=%" PRIu64 "-%" PRIu64,
+			 r->startoff << x->ctx->geom.blocklog,
+			 ((r->startoff + r->blockcount) << x->ctx->geom.blocklog) - 1);
+		state_add(m, part);
+		m->n++;
+	}
+	ex->n = k;
+}
+
 static void extract_file(struct xstate *x, int dirfd, const char *name, const struct xa_inode *ip)
 {
 	struct xa_extents ex;
@@ -474,6 +510,8 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 		close(fd);
 		return;
 	}
+	if (x->deleted)
+		drop_reused(x, name, &ex, &m);
 	if (dups) {
 		fprintf(x->err, "xfsrecon: %s/%s: %" PRIu64 " blocks are mapped again at later file "
 			"offsets (the refcountbt does not say they are shared); written once, at the "
@@ -561,6 +599,8 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 		}
 		if (write_failed)
 			snprintf(state, sizeof(state), "incomplete");
+		else if (x->deleted)
+			snprintf(state, sizeof(state), "deleted%s%s", m.n ? ":" : "", m.state);
 		else
 			snprintf(state, sizeof(state), "%s%s", m.n ? "damaged:" : "intact", m.state);
 		manifest_line(x, ip->ino, "file", size, hashing ? digest : NULL, state);
@@ -766,6 +806,67 @@ static bool img_push(struct xstate *x, const uint8_t *raw, size_t rlen)
 	return true;
 }
 
+struct del_walk {
+	struct xstate *x;
+	int            dirfd;
+};
+
+/* One carved name of the directory: its file as the log last saw it, under
+ * the carved name (".deleted-INODE" added when that name is taken). */
+static int on_deleted(void *arg, const struct xfmt_dir2_carved *c)
+{
+	struct del_walk *w = arg;
+	struct xstate *x = w->x;
+	char name[256 * 4 + 32];
+	struct xa_inode ip;
+	uint64_t lsn = 0;
+	int why;
+
+	if (!c->ino_whole || host_name(c->name, c->namelen, name, sizeof(name) - 32) != 0)
+		return 0;
+	if (faccessat(w->dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		snprintf(name + strlen(name), 32, ".deleted-%" PRIu64, c->ino);
+	if (faccessat(w->dirfd, name, F_OK, AT_SYMLINK_NOFOLLOW) == 0)
+		return 0;   /* the same name carved twice */
+	x->ent_name = c->name;
+	x->ent_len = c->namelen;
+	why = xa_undelete_inode(x->undel, c->ino, &ip, &lsn);
+	if (why < 0)
+		return why;
+	if (why != XA_UNDEL_OK) {
+		char state[96];
+
+		fprintf(x->err, "xfsrecon: %s/%s (deleted, inode %" PRIu64 "): not extracted: %s\n",
+			x->cur_path, name, c->ino, xa_undel_why_text((enum xa_undel_why)why));
+		snprintf(state, sizeof(state), "deleted-lost:%s", xa_undel_why_text((enum xa_undel_why)why));
+		manifest_line(x, c->ino, "file", 0, NULL, state);
+		x->st->deleted_lost++;
+		return 0;
+	}
+	x->deleted = true;
+	extract_file(x, w->dirfd, name, &ip);
+	x->deleted = false;
+	x->st->files--;       /* counted as a deleted file, not a live one */
+	x->st->deleted_files++;
+	xa_inode_release(&ip);
+	return x->rc;
+}
+
+/* The deleted names still in directory ino's blocks (--deleted). */
+static void extract_deleted(struct xstate *x, int dirfd, uint64_t ino)
+{
+	struct del_walk w = { x, dirfd };
+	struct xa_inode dir;
+	int rc;
+
+	if (xa_inode_read(x->ctx, ino, &dir) != 0)
+		return;
+	rc = xa_dir_deleted(x->ctx, &dir, on_deleted, &w);
+	xa_inode_release(&dir);
+	if (rc < 0 && !x->rc)
+		x->rc = rc;
+}
+
 /* Make name a hard link to the host file of an inode extracted before
  * under another name; true when done (or when the run must stop). */
 static bool link_again(struct xstate *x, int dirfd, const char *name, const struct xa_inode *ip)
@@ -898,6 +999,8 @@ static void extract_dir(struct xstate *x, int dirfd, uint64_t ino, unsigned dept
 		xa_inode_release(&ip);
 		progress(x);
 	}
+	if (x->undel && !x->rc)
+		extract_deleted(x, dirfd, ino);
 out:
 	xa_dirent_list_release(&l);
 }
@@ -956,6 +1059,19 @@ int xc_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xc_extra
 		close(dirfd);
 		return XERR_NOMEM;
 	}
+	if (o->deleted) {
+		x.undel = calloc(1, sizeof(*x.undel));
+		rc = x.undel ? xa_undelete_open(ctx, x.undel) : XERR_NOMEM;
+		if (rc) {
+			free(x.undel);
+			free(x.buf);
+			free(x.cur_path);
+			free(x.img_path);
+			xc_links_free(&x.links);
+			close(dirfd);
+			return rc;
+		}
+	}
 	if (o->manifest) {
 		rc = xc_manifest_open(&x.man, o->manifest, ctx->image_path,
 				      ximg_raw_fd(ctx->input), merr, sizeof(merr));
@@ -1002,6 +1118,10 @@ int xc_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xc_extra
 			rc = XERR_IO;
 	}
 	xc_links_free(&x.links);
+	if (x.undel) {
+		xa_undelete_close(x.undel);
+		free(x.undel);
+	}
 	free(x.buf);
 	xc_extract_refc_free(&x.refc);
 	free(x.cur_path);

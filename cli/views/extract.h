@@ -23,6 +23,8 @@ struct xc_extract_opts {
 	bool        progress_lines; /* --progress: a line on err every 1,000 entries
 				     * (and at the end), terminal or not */
 	const char *manifest;  /* --manifest FILE: one line per name (extract_manifest.h) */
+	bool        deleted;   /* --deleted: deleted files too (needs XA_RUN_CHECK with
+				* keep_ownership: the free space) */
 };
 
 struct xc_extract_stats {
@@ -40,6 +42,8 @@ struct xc_extract_stats {
 	uint64_t hardlinks;      /* later names of an inode, made as hard links */
 	uint64_t link_copies;    /* later names written as copies (link table full or
 				  * linking refused by the host) */
+	uint64_t deleted_files;  /* deleted files written (--deleted) */
+	uint64_t deleted_lost;   /* deleted names whose file could not be (why on err) */
 	bool     limit_hit;      /* stopped before the byte bound or the free space */
 };
 
