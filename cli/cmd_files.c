@@ -170,7 +170,7 @@ int xc_run_files(const struct xc_command *cmd, const struct xc_args *a)
 	} else if (!strcmp(cmd->name, "extract")) {
 		rc = run_extract(&ctx, a);
 	} else {
-		rc = xc_cmd_bodyfile(&ctx, stdout, stderr);
+		rc = xc_cmd_bodyfile(&ctx, xc_has(a, XC_OPT_DELETED), stdout, stderr);
 	}
 	xa_ctx_release(&ctx);
 	return xc_exit_after(rc);

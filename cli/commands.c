@@ -56,6 +56,14 @@ static const struct xc_cmd_option ls_opts[] = {
 	END
 };
 
+static const struct xc_cmd_option bodyfile_opts[] = {
+	{ XC_OPT_DELETED, "also the deleted names still in the directory blocks, as fls -m writes "
+	  "them: \"PATH (deleted)\" with the freed inode's times, \"(deleted-realloc)\" where "
+	  "the inode names another file now" },
+	IMAGE_OPTS,
+	END
+};
+
 static const struct xc_cmd_option extract_opts[] = {
 	{ XC_OPT_DIRECTORY, "the existing host directory to extract into (required)" },
 	{ XC_OPT_QUIET, "do not print the closing count of what was extracted" },
@@ -167,7 +175,7 @@ const struct xc_command xc_commands[] = {
 	  "with several names is extracted once and its other names made hard links to it.",
 	  extract_opts, xc_run_files },
 	{ "bodyfile", "IMAGE", 1, 1, "every path as a Sleuth Kit body line (mactime input)",
-	  NULL, plain_opts, xc_run_files },
+	  NULL, bodyfile_opts, xc_run_files },
 	{ "ncheck", "IMAGE [INODE...]", 1, 1 << 20, "every path of an inode, hard links included",
 	  "One line \"INODE PATH\" per path, paths escaped as ls prints them; without INODE, "
 	  "every path of the tree. An inode no path reaches is named on standard error with "

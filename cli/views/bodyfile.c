@@ -4,13 +4,18 @@
 #include "cli/views/bodyfile.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
+#include "analyzer/model/inode_alloc.h"
 #include "analyzer/model/tree.h"
+#include "analyzer/report/escape.h"
 #include "cli/message_streams.h"
+#include "formats/dir2_carve.h"
 
 /* TSK's mode string: a type letter, "/", then ls-style type and permissions. */
 static void mode_string(uint16_t mode, char out[13])
@@ -71,14 +76,67 @@ static void line(FILE *out, const char *path, uint64_t ino, const struct xa_inod
 		xfmt_dinode_v3_core(&ip->d) ? ip->d.crtime.sec : 0);
 }
 
-static int body_entry(void *arg, const struct xa_tree_entry *e)
+struct body_state {
+	struct xa_ctx *ctx;
+	FILE          *out;
+	bool           deleted;
+	const char    *dir;      /* display path of the directory being carved */
+};
+
+static int body_deleted(void *arg, const struct xfmt_dir2_carved *c)
 {
-	line(arg, e->path, e->ino, e->ip);
+	struct body_state *b = arg;
+	char *esc = xa_escape_name(c->name, c->namelen), *path;
+	enum xa_ino_alloc a;
+	struct xa_inode ip;
+	bool have;
+
+	if (!esc)
+		return XERR_NOMEM;
+	a = c->ino_whole ? xa_inode_alloc(b->ctx, c->ino) : XA_INO_UNKNOWN;
+	have = c->ino_whole && xa_inode_read(b->ctx, c->ino, &ip) == 0;
+	path = malloc(strlen(b->dir) + strlen(esc) + 24);
+	if (!path) {
+		free(esc);
+		if (have)
+			xa_inode_release(&ip);
+		return XERR_NOMEM;
+	}
+	sprintf(path, "%s/%s %s", b->dir, esc, a == XA_INO_IN_USE ? "(deleted-realloc)" : "(deleted)");
+	line(b->out, path, c->ino, have ? &ip : NULL);
+	if (have)
+		xa_inode_release(&ip);
+	free(path);
+	free(esc);
 	return 0;
 }
 
-int xc_cmd_bodyfile(struct xa_ctx *ctx, FILE *out, FILE *err)
+static int carve_dir(struct body_state *b, uint64_t ino, const char *path)
 {
+	struct xa_inode dir;
+	int rc;
+
+	if (xa_inode_read(b->ctx, ino, &dir) != 0)
+		return 0;
+	b->dir = path;
+	rc = xa_dir_deleted(b->ctx, &dir, body_deleted, b);
+	xa_inode_release(&dir);
+	return rc;
+}
+
+static int body_entry(void *arg, const struct xa_tree_entry *e)
+{
+	struct body_state *b = arg;
+
+	line(b->out, e->path, e->ino, e->ip);
+	if (b->deleted && e->ip && (e->ip->d.mode & 0170000u) == 0040000u)
+		return carve_dir(b, e->ino, e->path);
+	return 0;
+}
+
+int xc_cmd_bodyfile(struct xa_ctx *ctx, bool deleted, FILE *out, FILE *err)
+{
+	struct body_state b = { ctx, out, deleted, "" };
 	struct xa_inode root;
 	struct xc_message_streams ms;
 	bool root_lost = false, incomplete;
@@ -91,7 +149,12 @@ int xc_cmd_bodyfile(struct xa_ctx *ctx, FILE *out, FILE *err)
 		fprintf(err, "xfsrecon: the root inode cannot be read\n");
 		root_lost = true;
 	}
-	rc = xa_tree_walk(ctx, ctx->sb.rootino, "", true, body_entry, out,
+	if (deleted && !root_lost) {
+		rc = carve_dir(&b, ctx->sb.rootino, "");
+		if (rc)
+			return rc;
+	}
+	rc = xa_tree_walk(ctx, ctx->sb.rootino, "", true, body_entry, &b,
 			  xc_message_streams(&ms, out, err), &incomplete);
 	if (rc)
 		return rc;

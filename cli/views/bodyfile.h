@@ -15,8 +15,14 @@ struct xa_ctx;
  * MD5 is 0 (not computed); mode is TSK's "type/permissions" string such as
  * "r/rrw-r--r--"; times are seconds since the epoch (crtime 0 on v4, where
  * it does not exist).  "|", "/" and unprintable bytes in names are escaped.
+ * With deleted, each directory's deleted names still in its blocks follow
+ * it as TSK's fls -m writes them: "PATH (deleted)" with the freed inode's
+ * metadata (its ctime: when it was freed), or "PATH (deleted-realloc)"
+ * with the metadata of the file that has the inode now.
  * Returns 0, XERR_IO when part of the tree could not be read, or a negative xerr.
  */
-int xc_cmd_bodyfile(struct xa_ctx *ctx, FILE *out, FILE *err);
+#include <stdbool.h>
+
+int xc_cmd_bodyfile(struct xa_ctx *ctx, bool deleted, FILE *out, FILE *err);
 
 #endif /* XC_BODYFILE_H */

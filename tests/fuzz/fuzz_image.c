@@ -395,7 +395,7 @@ static void file_views(struct xa_ctx *ctx)
 	char ino[24];
 
 	xc_cmd_ls(ctx, "/", &lo, fz_null, fz_null);
-	xc_cmd_bodyfile(ctx, fz_null, fz_null);
+	xc_cmd_bodyfile(ctx, true, fz_null, fz_null);
 	xc_cmd_stat(ctx, "/", fz_null, fz_null);
 	for (unsigned i = 0; i < 4; i++) {
 		snprintf(ino, sizeof(ino), "%" PRIu64, ctx->sb.rootino + i);
