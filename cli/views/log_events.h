@@ -1,0 +1,26 @@
+/*
+ * log_events.h - `xfsrecon log IMAGE`: what the dirty log says happened, as
+ * file-level events with paths, in log order.
+ */
+#ifndef XC_LOG_EVENTS_H
+#define XC_LOG_EVENTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct xa_ctx;
+
+/*
+ * One line per event (analyzer/log/log_events.h):
+ *   CYCLE/BLOCK EVENT PATH[ -> PATH2] inode N[ DETAILS]
+ * CYCLE/BLOCK is the transaction's commit LSN; paths are those of the
+ * replayed tree (a directory's path, then the name the log holds; a name
+ * whose directory no path reaches is "<dir N>/NAME"; an event without a
+ * name gives the inode's path, or none); DETAILS: "freed", a new inode's
+ * type, "size A -> B", "extents A -> B", "mode A -> B", "uid A -> B", "gid
+ * A -> B".  With json, one JSON object per line with the same fields.
+ * A clean log prints nothing.  Returns 0 or a negative xerr.
+ */
+int xc_cmd_log_events(struct xa_ctx *ctx, bool json, FILE *out, FILE *err);
+
+#endif /* XC_LOG_EVENTS_H */
