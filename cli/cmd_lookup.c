@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/exit_codes.h"
 #include "cli/views/badmap.h"
+#include "cli/views/log_events.h"
 #include "cli/views/ncheck.h"
 #include "cli/views/owner.h"
 
@@ -137,6 +138,38 @@ int xc_run_badmap(const struct xc_command *cmd, const struct xc_args *a)
 		fflush(stdout);
 		return XC_EXIT_LEFT;
 	}
+	return xc_exit_after(rc);
+}
+
+/* The events of the dirty log, with the paths of the replayed tree. */
+int xc_run_log(const struct xc_command *cmd, const struct xc_args *a)
+{
+	struct xa_ctx ctx;
+	int rc;
+
+	(void)cmd;
+	if (xc_has(a, XC_OPT_NO_REPLAY)) {
+		fprintf(stderr, "xfsrecon: log names events by the paths of the replayed tree; "
+			"--no-replay does not apply\n");
+		return XC_EXIT_USAGE;
+	}
+	struct xc_args b = *a;
+	struct xa_ctx before;
+	bool have_before;
+
+	rc = xc_ctx_run(a, XA_RUN_INFO, false, false, &ctx);
+	if (rc)
+		return rc;
+	if (!ctx.log_dirty)
+		fprintf(stderr, "xfsrecon: the log is clean: it holds no events\n");
+	/* The tree before the replay names what the log deleted. */
+	b.given |= UINT64_C(1) << XC_OPT_NO_REPLAY;
+	have_before = ctx.log_dirty && xc_ctx_run(&b, XA_RUN_INFO, false, false, &before) == 0;
+	rc = xc_cmd_log_events(&ctx, have_before ? &before : NULL, xc_has(a, XC_OPT_JSON), stdout,
+			       stderr);
+	if (have_before)
+		xa_ctx_release(&before);
+	xa_ctx_release(&ctx);
 	return xc_exit_after(rc);
 }
 

@@ -64,6 +64,12 @@ static const struct xc_cmd_option bodyfile_opts[] = {
 	END
 };
 
+static const struct xc_cmd_option log_opts[] = {
+	{ XC_OPT_JSON, "one JSON object per line (lsn, event, path, to, inode, details)" },
+	IMAGE_OPTS,
+	END
+};
+
 static const struct xc_cmd_option extract_opts[] = {
 	{ XC_OPT_DIRECTORY, "the existing host directory to extract into (required)" },
 	{ XC_OPT_QUIET, "do not print the closing count of what was extracted" },
@@ -191,6 +197,14 @@ const struct xc_command xc_commands[] = {
 	  "Owners come from the primary metadata; where the rmapbt says otherwise, "
 	  "\"rmapbt:OWNER\" follows.",
 	  plain_opts, xc_run_owner },
+	{ "log", "IMAGE", 1, 1, "the dirty log's transactions as file-level events with paths",
+	  "Each committed transaction, in log order, as what it did to files: create, link, "
+	  "unlink (freed when the inode went with the name), rename, free, write (size or "
+	  "mapping grew), truncate, setattr (mode, owner, group), xattr. One line per event: "
+	  "the commit LSN as cycle/block, the event, the path (the replayed tree's path of the "
+	  "directory, then the name the log holds), \" -> \" and the new path for a rename, the "
+	  "inode, and details. A clean log holds no events.",
+	  log_opts, xc_run_log },
 	{ "badmap", "IMAGE MAPFILE", 2, 2, "what the unreadable ranges of a ddrescue map hold",
 	  "MAPFILE is a GNU ddrescue mapfile (every status but '+' is unreadable) or a list of "
 	  "OFFSET LENGTH lines, in bytes of the image. The image is checked without reading "

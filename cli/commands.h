@@ -66,5 +66,6 @@ int xc_run_apply(const struct xc_command *cmd, const struct xc_args *a);
 int xc_run_ncheck(const struct xc_command *cmd, const struct xc_args *a);
 int xc_run_owner(const struct xc_command *cmd, const struct xc_args *a);
 int xc_run_badmap(const struct xc_command *cmd, const struct xc_args *a);
+int xc_run_log(const struct xc_command *cmd, const struct xc_args *a);
 
 #endif /* XC_COMMANDS_H */

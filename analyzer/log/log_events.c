@@ -20,7 +20,9 @@
 #include "analyzer/log/log_scan.h"
 #include "analyzer/model/grow.h"
 #include "formats/dinode.h"
+#include "formats/dinode_enc.h"
 #include "formats/dir2.h"
+#include "formats/endian.h"
 #include "formats/log_item.h"
 #include "formats/log_trans.h"
 
@@ -272,6 +274,10 @@ static void on_inode_item(struct ev_state *s, const struct xfmt_log_titem *it, b
 	sh = shadow_get(s, in.ino, xfmt_geom_ino_byte(g, in.ino), g->inodesize);
 	if (!sh)
 		return;
+	/* A chunk the log allocated (icreate) is not on disk yet: a free
+	 * inode is what the item lands on, as in recovery. */
+	if (xfmt_get_be16(sh->data) != XFS_DINODE_MAGIC)
+		xfmt_dinode_free_encode(sh->data, g, in.ino, 0, 0);
 	before = malloc(sh->len);
 	if (!before) {
 		s->rc = XERR_NOMEM;
@@ -332,6 +338,10 @@ static int emit(struct ev_state *s, struct xa_event *e, const struct core *c)
 		e->old_size = c->before.size;
 		e->nextents = c->after.nextents;
 		e->old_nextents = c->before.nextents;
+		e->mtime = c->after.mtime.sec;
+		e->old_mtime = c->before.mtime.sec;
+		e->flags = c->after.flags | (uint64_t)c->after.flags2 << 16;
+		e->old_flags = c->before.flags | (uint64_t)c->before.flags2 << 16;
 	}
 	return s->fn(s->arg, e);
 }
@@ -396,6 +406,11 @@ static int flush_trans(struct ev_state *s, uint64_t lsn)
 				e.kind = XA_EV_CREATE;   /* no name yet: an O_TMPFILE, or named later */
 				rc = emit(s, &e, c);
 			}
+			/* created and written in one checkpoint: the write too */
+			if (!rc && !dir && a->size > 0) {
+				e.kind = XA_EV_WRITE;
+				rc = emit(s, &e, c);
+			}
 			continue;
 		}
 		if (freed(c)) {
@@ -413,12 +428,21 @@ static int flush_trans(struct ev_state *s, uint64_t lsn)
 		} else if (!dir && a->size < b->size) {
 			e.kind = XA_EV_TRUNCATE;
 			rc = emit(s, &e, c);
-		} else if (!dir && (a->nextents != b->nextents || a->nblocks != b->nblocks)) {
-			e.kind = XA_EV_WRITE;
+		} else if (!dir && (a->nextents != b->nextents ||
+				    (a->nblocks != b->nblocks && a->anextents == b->anextents &&
+				     a->aformat == b->aformat))) {
+			/* the data mapping alone changed (nblocks counts attr blocks
+			 * too): blocks added, or freed by a truncation in steps */
+			e.kind = (a->nextents != b->nextents ? a->nextents < b->nextents
+							     : a->nblocks < b->nblocks) ?
+				 XA_EV_TRUNCATE : XA_EV_WRITE;
 			rc = emit(s, &e, c);
 		}
+		/* times set alone (utimes): a write already says the mtime moved */
 		if (!rc && ((a->mode & 07777) != (b->mode & 07777) || a->uid != b->uid ||
-			    a->gid != b->gid)) {
+			    a->gid != b->gid || a->flags != b->flags || a->flags2 != b->flags2 ||
+			    (!dir && a->mtime.sec != b->mtime.sec && a->size == b->size &&
+			     a->nblocks == b->nblocks))) {
 			e.kind = XA_EV_SETATTR;
 			rc = emit(s, &e, c);
 		}

@@ -28,9 +28,10 @@ enum xa_ev_kind {
 	XA_EV_UNLINK,    /* a name removed (the inode freed too when ev->freed) */
 	XA_EV_RENAME,    /* (dir, name) -> (dir2, name2) */
 	XA_EV_FREE,      /* an inode freed with no name removed in the same transaction */
-	XA_EV_WRITE,     /* size grew, or the data mapping changed */
-	XA_EV_TRUNCATE,  /* size shrank */
-	XA_EV_SETATTR,   /* mode, owner or group changed */
+	XA_EV_WRITE,     /* size grew, or blocks were mapped */
+	XA_EV_TRUNCATE,  /* size shrank, or blocks were unmapped */
+	XA_EV_SETATTR,   /* mode, owner, group, inode flags (a reflink marks its
+			    source), or (alone) the mtime changed */
 	XA_EV_XATTR,     /* the attribute fork changed */
 };
 
@@ -46,6 +47,8 @@ struct xa_event {
 	uint32_t uid, gid, old_uid, old_gid;
 	uint64_t size, old_size;
 	uint64_t nextents, old_nextents;
+	int64_t  mtime, old_mtime;        /* seconds */
+	uint64_t flags, old_flags;        /* di_flags | di_flags2 << 16 */
 	int      freed;            /* UNLINK: the inode was freed in the same transaction */
 };
 

@@ -15,23 +15,56 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/log/log_events.h"
+#include "analyzer/model/grow.h"
 #include "analyzer/model/paths.h"
 #include "analyzer/model/u64set.h"
 #include "analyzer/report/escape.h"
 #include "cli/message_streams.h"
 
-struct lv_state {
-	struct xa_u64set want;
-	struct xa_paths  paths;
-	FILE            *out;
-	bool             json;
-	int              err;
+/* The last name the log gave an inode (for inodes no tree names). */
+struct seen_name {
+	uint64_t ino, dir;
+	uint8_t  len;
+	uint8_t  name[256];
 };
+
+struct lv_state {
+	struct xa_u64set  want;
+	struct xa_paths   paths, before;
+	struct seen_name *seen;
+	size_t            nseen, seencap;
+	FILE             *out;
+	bool              json;
+	int               err;
+};
+
+static struct seen_name *seen_of(struct lv_state *st, uint64_t ino)
+{
+	for (size_t i = st->nseen; i-- > 0;)
+		if (st->seen[i].ino == ino)
+			return &st->seen[i];
+	return NULL;
+}
 
 static int gather(void *arg, const struct xa_event *e)
 {
 	struct lv_state *st = arg;
+	const uint8_t *nm = e->name2 ? e->name2 : e->name;
+	size_t nl = e->name2 ? e->namelen2 : e->namelen;
 
+	if (nm) {
+		struct seen_name *sn = seen_of(st, e->ino);
+
+		if (!sn) {
+			if (xa_grow((void **)&st->seen, &st->seencap, st->nseen + 1, sizeof(*st->seen)))
+				return XERR_NOMEM;
+			sn = &st->seen[st->nseen++];
+			sn->ino = e->ino;
+		}
+		sn->dir = e->name2 ? e->dir2 : e->dir;
+		sn->len = (uint8_t)nl;
+		memcpy(sn->name, nm, nl);
+	}
 	if (xa_u64set_add(&st->want, e->ino) < 0 ||
 	    (e->dir && xa_u64set_add(&st->want, e->dir) < 0) ||
 	    (e->dir2 && xa_u64set_add(&st->want, e->dir2) < 0))
@@ -39,22 +72,39 @@ static int gather(void *arg, const struct xa_event *e)
 	return 0;
 }
 
-static const char *path_of(const struct lv_state *st, uint64_t ino)
+static char *name_path(struct lv_state *st, uint64_t dir, const uint8_t *name, size_t len,
+		       unsigned depth);
+
+/* The path of ino (malloc'd): the replayed tree's, the tree before the
+ * replay's, or its last name in the log; NULL when none. */
+static char *path_of(struct lv_state *st, uint64_t ino, unsigned depth)
 {
 	size_t n, i = xa_paths_of(&st->paths, ino, &n);
+	struct seen_name *sn;
 
-	return n ? st->paths.v[i].path : NULL;
+	if (n)
+		return strdup(st->paths.v[i].path);
+	i = xa_paths_of(&st->before, ino, &n);
+	if (n)
+		return strdup(st->before.v[i].path);
+	sn = seen_of(st, ino);
+	if (sn && depth < 64)
+		return name_path(st, sn->dir, sn->name, sn->len, depth + 1);
+	return NULL;
 }
 
 /* "DIR/NAME" (escaped) into a malloc'd string. */
-static char *name_path(const struct lv_state *st, uint64_t dir, const uint8_t *name, size_t len)
+static char *name_path(struct lv_state *st, uint64_t dir, const uint8_t *name, size_t len,
+		       unsigned depth)
 {
-	const char *d = path_of(st, dir);
-	char *esc = xa_escape_name(name, len), *p;
+	char *dp = path_of(st, dir, depth), *esc = xa_escape_name(name, len), *p;
+	const char *d = dp;
 	char tmp[48];
 
-	if (!esc)
+	if (!esc) {
+		free(dp);
 		return NULL;
+	}
 	if (!d) {
 		snprintf(tmp, sizeof(tmp), "<dir %" PRIu64 ">", dir);
 		d = tmp;
@@ -65,6 +115,7 @@ static char *name_path(const struct lv_state *st, uint64_t dir, const uint8_t *n
 	if (p)
 		sprintf(p, "%s/%s", d, esc);
 	free(esc);
+	free(dp);
 	return p;
 }
 
@@ -100,9 +151,9 @@ static int print_event(void *arg, const struct xa_event *e)
 	char *p1 = NULL, *p2 = NULL, details[160] = "";
 	size_t dl = 0;
 
-	if (e->name && !(p1 = name_path(st, e->dir, e->name, e->namelen)))
+	if (e->name && !(p1 = name_path(st, e->dir, e->name, e->namelen, 0)))
 		return XERR_NOMEM;
-	if (e->name2 && !(p2 = name_path(st, e->dir2, e->name2, e->namelen2))) {
+	if (e->name2 && !(p2 = name_path(st, e->dir2, e->name2, e->namelen2, 0))) {
 		free(p1);
 		return XERR_NOMEM;
 	}
@@ -125,13 +176,19 @@ static int print_event(void *arg, const struct xa_event *e)
 			dl += (size_t)snprintf(details + dl, sizeof(details) - dl, " uid %" PRIu32
 					       " -> %" PRIu32, e->old_uid, e->uid);
 		if (e->gid != e->old_gid && dl < sizeof(details))
-			(void)snprintf(details + dl, sizeof(details) - dl, " gid %" PRIu32 " -> %"
-				       PRIu32, e->old_gid, e->gid);
+			dl += (size_t)snprintf(details + dl, sizeof(details) - dl, " gid %" PRIu32
+					       " -> %" PRIu32, e->old_gid, e->gid);
+		if (e->flags != e->old_flags && dl < sizeof(details))
+			dl += (size_t)snprintf(details + dl, sizeof(details) - dl, " flags 0x%" PRIx64
+					       " -> 0x%" PRIx64, e->old_flags, e->flags);
+		if (e->mtime != e->old_mtime && dl < sizeof(details))
+			(void)snprintf(details + dl, sizeof(details) - dl, " mtime %" PRId64 " -> %"
+				       PRId64, e->old_mtime, e->mtime);
 	}
 	if (!p1) {
-		const char *ip = path_of(st, e->ino);
-
-		p1 = strdup(ip ? ip : "-");
+		p1 = path_of(st, e->ino, 0);
+		if (!p1)
+			p1 = strdup("-");
 		if (!p1)
 			return XERR_NOMEM;
 	}
@@ -156,18 +213,23 @@ static int print_event(void *arg, const struct xa_event *e)
 	return 0;
 }
 
-int xc_cmd_log_events(struct xa_ctx *ctx, bool json, FILE *out, FILE *err)
+int xc_cmd_log_events(struct xa_ctx *ctx, struct xa_ctx *before, bool json, FILE *out, FILE *err)
 {
 	struct lv_state st = { .out = out, .json = json };
 	struct xc_message_streams ms;
+	const struct xa_messages *msgs = xc_message_streams(&ms, NULL, err);
 	int rc;
 
 	rc = xa_log_events(ctx, gather, &st);
 	if (!rc)
-		rc = xa_paths_find(ctx, &st.want, 1, 0, xc_message_streams(&ms, NULL, err), &st.paths);
+		rc = xa_paths_find(ctx, &st.want, 1, 0, msgs, &st.paths);
+	if (!rc && before)
+		rc = xa_paths_find(before, &st.want, 1, 0, msgs, &st.before);
 	if (!rc)
 		rc = xa_log_events(ctx, print_event, &st);
 	xa_u64set_release(&st.want);
 	xa_paths_release(&st.paths);
+	xa_paths_release(&st.before);
+	free(st.seen);
 	return rc;
 }

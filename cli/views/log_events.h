@@ -13,14 +13,15 @@ struct xa_ctx;
 /*
  * One line per event (analyzer/log/log_events.h):
  *   CYCLE/BLOCK EVENT PATH[ -> PATH2] inode N[ DETAILS]
- * CYCLE/BLOCK is the transaction's commit LSN; paths are those of the
- * replayed tree (a directory's path, then the name the log holds; a name
- * whose directory no path reaches is "<dir N>/NAME"; an event without a
- * name gives the inode's path, or none); DETAILS: "freed", a new inode's
+ * CYCLE/BLOCK is the transaction's commit LSN; a path is a directory's path
+ * then the name the log holds; the directory's path (or an unnamed event's
+ * inode's) is the replayed tree's, else the tree before the replay's
+ * (before: the same image opened without replay, may be NULL), else the
+ * last name the log gave it ("<dir N>" when none); DETAILS: "freed", a new inode's
  * type, "size A -> B", "extents A -> B", "mode A -> B", "uid A -> B", "gid
- * A -> B".  With json, one JSON object per line with the same fields.
+ * A -> B", "flags A -> B" (di_flags | di_flags2 << 16), "mtime A -> B" (seconds).  With json, one JSON object per line with the same fields.
  * A clean log prints nothing.  Returns 0 or a negative xerr.
  */
-int xc_cmd_log_events(struct xa_ctx *ctx, bool json, FILE *out, FILE *err);
+int xc_cmd_log_events(struct xa_ctx *ctx, struct xa_ctx *before, bool json, FILE *out, FILE *err);
 
 #endif /* XC_LOG_EVENTS_H */

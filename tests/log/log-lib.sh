@@ -195,6 +195,59 @@ repair_check() {
 # The listing's format is not fixed here: any number in it counts, decimal
 # or 0x hex; a buffer may be named by its 512-byte sector (as xfs_logprint
 # does), its filesystem block or its byte offset.
+# timeline_check DIRTY CASE KERNELPREFIX: `xfsrecon log` turns the log into
+# events with paths.  Every inode the workload touched (CASE.touched, "INODE
+# PATH" as the paths were then) appears: an event of that inode at that path,
+# or (a directory) an event under that path.  And the events agree with the
+# kernel's replay (KERNELPREFIX.long): the path an event leaves an inode at
+# (create, link, the new path of a rename), when no later event moves it
+# away, is that inode's path in the kernel's tree; a path an unlink freed,
+# when no later event names it again, is absent from it.
+timeline_check() {
+	$XR log "$1" > "$SCR/events" 2> "$SCR/err"
+	rc=$?
+	if [ $rc -ne 0 ] || [ ! -s "$SCR/events" ]; then
+		mismatch "$2" "log" "exit status $rc, $(wc -l < "$SCR/events") events: $(head -1 "$SCR/err")"
+		return
+	fi
+	tr '\0' '\n' < "$3.long" | awk '{ p = $0; for (k = 0; k < 7; k++) sub(/^[^ ]+ /, "", p); print $1, p }' \
+		> "$SCR/k.inopath"
+	awk -v touched="$SCR/imgs/$2.touched" -v kernel="$SCR/k.inopath" '
+		BEGIN {
+			while ((getline l < kernel) > 0) { i = l; sub(/ .*/, "", i); p = substr(l, length(i) + 2); kp[p] = i }
+		}
+		{
+			if (!match($0, / inode [0-9]+( |$)/)) next
+			ino = substr($0, RSTART + 7); sub(/ .*/, "", ino)
+			pre = substr($0, 1, RSTART - 1); ev = $2; sub(/^[0-9]+\/[0-9]+ [a-z]+ /, "", pre)
+			n = split(pre, ps, / -> /)
+			for (i = 1; i <= n; i++) {
+				has[ino " " ps[i]] = 1; p = ps[i]
+				while (sub(/\/[^\/]*$/, "", p) && p != "") dir[p] = 1
+			}
+			# the last word on each path: where an inode was left, or removed
+			if (ev == "create" || ev == "link") last[ps[1]] = "at " ino
+			else if (ev == "rename") { last[ps[1]] = "gone " ino; last[ps[2]] = "at " ino }
+			else if (ev == "unlink") last[ps[1]] = "gone " ino
+		}
+		END {
+			while ((getline l < touched) > 0) {
+				i = l; sub(/ .*/, "", i); p = substr(l, length(i) + 2); tot++
+				if (!((i " " p) in has) && !(p in dir)) { miss++; if (miss <= 3) print "missing: " l }
+			}
+			for (p in last) {
+				split(last[p], w, " ")
+				if (w[1] == "at" && kp[p] != w[2]) { bad++; if (bad <= 3) print "kernel has " (p in kp ? "inode " kp[p] : "nothing") " at " p ", the log left inode " w[2] }
+				if (w[1] == "gone" && (p in kp) && kp[p] == w[2]) { bad++; if (bad <= 3) print "kernel still has inode " w[2] " at " p }
+			}
+			print "summary " tot - miss " " tot " " bad + 0
+		}' "$SCR/events" > "$SCR/tl.out"
+	set -- $(tail -1 "$SCR/tl.out") "$2"
+	if [ "$2" != "$3" ] || [ "$4" -ne 0 ]; then
+		mismatch "$5" "log events" "$2 of $3 touched inodes found, $4 paths disagree with the kernel: $(grep -v '^summary' "$SCR/tl.out" | head -3 | tr '\n' ';')"
+	fi
+}
+
 log_only_check() {
 	lo=""
 	for cmd in info check; do

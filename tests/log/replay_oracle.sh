@@ -55,6 +55,7 @@ for case in $WORKLOADS; do
 	cat_check "$dirty" "$SCR/k"
 	repair_check "$dirty" "$SCR/k"
 	log_only_check "$dirty" "$case"
+	timeline_check "$dirty" "$case" "$SCR/k"
 
 	if [ "$(wc -l < "$MISMATCHES")" -eq "$before" ]; then
 		matched=$((matched + 1))
