@@ -203,6 +203,28 @@ void xc_report_text_info(FILE *out, const struct xa_ctx *ctx)
 	xc_report_text_log(out, ctx);
 	fprintf(out, "counters:   icount %" PRIu64 ", ifree %" PRIu64 ", fdblocks %" PRIu64 "\n",
 		ctx->sb.icount, ctx->sb.ifree, ctx->sb.fdblocks);
+	/* With lazy counters the kernel keeps them in memory and writes the
+	 * superblock at unmount: a dirty image's are stale, and the AG
+	 * headers (replayed) hold the current sums. */
+	if (ctx->log_dirty) {
+		uint64_t icount = 0, ifree = 0, fd = 0;
+		bool all = ctx->nags > 0;
+
+		for (uint32_t i = 0; i < ctx->nags; i++) {
+			const struct xa_ag *ag = &ctx->ags[i];
+
+			if (!ag->agf_ok || !ag->agi_ok) {
+				all = false;
+				continue;
+			}
+			icount += ag->agi.count;
+			ifree += ag->agi.freecount;
+			fd += (uint64_t)ag->agf.freeblks + ag->agf.flcount + ag->agf.btreeblks;
+		}
+		fprintf(out, "            (the superblock's, stale with a dirty log; the AG headers "
+			"%s: icount %" PRIu64 ", ifree %" PRIu64 ", fdblocks %" PRIu64 ")\n",
+			all ? "add up to" : "that could be read add up to", icount, ifree, fd);
+	}
 	fprintf(out, "\n%4s %10s %10s %10s %6s %10s %10s  %s\n", "ag", "length", "freeblks",
 		"longest", "flcnt", "inodes", "ifree", "headers");
 	for (uint32_t i = 0; i < ctx->nags; i++) {

@@ -195,6 +195,16 @@ repair_check() {
 # The listing's format is not fixed here: any number in it counts, decimal
 # or 0x hex; a buffer may be named by its 512-byte sector (as xfs_logprint
 # does), its filesystem block or its byte offset.
+# counters_check DIRTY KERNEL CASE: `info` marks a dirty image's superblock
+# counters stale and gives the AG headers' sums, which must be the counters
+# the kernel wrote after replaying the log (KERNEL, xfs_db).
+counters_check() {
+	ours=$($XR info "$1" 2> /dev/null | sed -n 's/.*stale with a dirty log; the AG headers add up to: icount \([0-9]*\), ifree \([0-9]*\), fdblocks \([0-9]*\)).*/\1 \2 \3/p')
+	theirs=$("$XFS_DB" -r -c 'sb 0' -c 'p icount ifree fdblocks' "$2" | awk '{ printf "%s%s", (NR > 1 ? " " : ""), $3 }')
+	[ "$ours" = "$theirs" ] ||
+		mismatch "$3" "info counters" "the AG headers' sums '$ours', the kernel's superblock after replay '$theirs'"
+}
+
 # timeline_check DIRTY CASE KERNELPREFIX: `xfsrecon log` turns the log into
 # events with paths.  Every inode the workload touched (CASE.touched, "INODE
 # PATH" as the paths were then) appears: an event of that inode at that path,

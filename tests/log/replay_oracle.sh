@@ -39,6 +39,7 @@ for case in $WORKLOADS; do
 	# the kernel's, so a difference on the dirty image is the replay's
 	our_view "$kernel" "$SCR/o"
 	compare_views "replayed copy" "$SCR/k" "$SCR/o"
+	counters_check "$dirty" "$kernel" "$case"
 	rm -f "$kernel"
 	# the workload is not a no-op: the on-disk state (the log ignored, as
 	# xfs_repair -L would leave it) differs from the replayed one
