@@ -154,7 +154,8 @@ for d in sf sf2 blk leaf node chunk; do
 	found=$(join -t '	' "$TMPD/$d.present" "$TMPD/$d.del.s" | sort | comm -12 - "$TMPD/$d.got" | wc -l)
 	present=$(wc -l < "$TMPD/$d.present")
 	removed=$(wc -l < "$TMPD/$d.del")
-	echo "$d: $removed removed, $present still present, $found listed with the right inode, $invented invented"
+	fmt=$("$XFS_DB" -r -c "inode $(cat "$TMPD/$d.dirino")" -c 'p core.format' "$img" | sed -n 's/^core.format = [0-9]* (\(.*\))$/\1/p')
+	echo "$d ($fmt format): $removed removed, $present still present, $found listed with the right inode, $invented invented"
 	total_p=$((total_p + present))
 	total_f=$((total_f + found))
 	if [ "$invented" -ne 0 ]; then
