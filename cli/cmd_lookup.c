@@ -148,6 +148,10 @@ int xc_run_log(const struct xc_command *cmd, const struct xc_args *a)
 	int rc;
 
 	(void)cmd;
+	if (xc_has(a, XC_OPT_JSON) && xc_has(a, XC_OPT_BODYFILE)) {
+		fprintf(stderr, "xfsrecon: --json and --bodyfile exclude each other\n");
+		return XC_EXIT_USAGE;
+	}
 	if (xc_has(a, XC_OPT_NO_REPLAY)) {
 		fprintf(stderr, "xfsrecon: log names events by the paths of the replayed tree; "
 			"--no-replay does not apply\n");
@@ -165,8 +169,9 @@ int xc_run_log(const struct xc_command *cmd, const struct xc_args *a)
 	/* The tree before the replay names what the log deleted. */
 	b.given |= UINT64_C(1) << XC_OPT_NO_REPLAY;
 	have_before = ctx.log_dirty && xc_ctx_run(&b, XA_RUN_INFO, false, false, &before) == 0;
-	rc = xc_cmd_log_events(&ctx, have_before ? &before : NULL, xc_has(a, XC_OPT_JSON), stdout,
-			       stderr);
+	rc = xc_cmd_log_events(&ctx, have_before ? &before : NULL,
+			       xc_has(a, XC_OPT_JSON) ? XC_LOG_JSON :
+			       xc_has(a, XC_OPT_BODYFILE) ? XC_LOG_BODYFILE : XC_LOG_TEXT, stdout, stderr);
 	if (have_before)
 		xa_ctx_release(&before);
 	xa_ctx_release(&ctx);

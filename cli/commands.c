@@ -66,6 +66,7 @@ static const struct xc_cmd_option bodyfile_opts[] = {
 
 static const struct xc_cmd_option log_opts[] = {
 	{ XC_OPT_JSON, "one JSON object per line (lsn, event, path, to, inode, details)" },
+	{ XC_OPT_BODYFILE, NULL },
 	IMAGE_OPTS,
 	END
 };

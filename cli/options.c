@@ -79,6 +79,9 @@ const struct xc_option xc_options[XC_OPT_COUNT] = {
 	[XC_OPT_ORPHANS] = { "orphans", 0, NULL,
 			      "the allocated inodes no path from the root reaches, as \"orphan:INODE\" "
 			      "(an unreachable directory with its tree); the image is checked first" },
+	[XC_OPT_BODYFILE] = { "bodyfile", 0, NULL,
+			       "one Sleuth Kit body line per event, \"PATH (EVENT)\" with the "
+			       "inode's times then (mactime input)" },
 	[XC_OPT_HELP] = { "help", 'h', NULL, "this command's usage and options" },
 	[XC_OPT_VERSION] = { "version", 0, NULL, "the version" },
 };

@@ -340,6 +340,9 @@ static int emit(struct ev_state *s, struct xa_event *e, const struct core *c)
 		e->old_nextents = c->before.nextents;
 		e->mtime = c->after.mtime.sec;
 		e->old_mtime = c->before.mtime.sec;
+		e->atime = now->atime.sec;
+		e->ctime = now->ctime.sec;
+		e->crtime = now->crtime.sec;
 		e->flags = c->after.flags | (uint64_t)c->after.flags2 << 16;
 		e->old_flags = c->before.flags | (uint64_t)c->before.flags2 << 16;
 	}

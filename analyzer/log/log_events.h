@@ -48,6 +48,7 @@ struct xa_event {
 	uint64_t size, old_size;
 	uint64_t nextents, old_nextents;
 	int64_t  mtime, old_mtime;        /* seconds */
+	int64_t  atime, ctime, crtime;    /* seconds, after (before, when freed) */
 	uint64_t flags, old_flags;        /* di_flags | di_flags2 << 16 */
 	int      freed;            /* UNLINK: the inode was freed in the same transaction */
 };

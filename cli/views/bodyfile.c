@@ -17,8 +17,7 @@
 #include "cli/message_streams.h"
 #include "formats/dir2_carve.h"
 
-/* TSK's mode string: a type letter, "/", then ls-style type and permissions. */
-static void mode_string(uint16_t mode, char out[13])
+void xc_body_mode_string(uint16_t mode, char out[13])
 {
 	static const char rwx[] = "rwxrwxrwx";
 	char t1, t2;
@@ -69,7 +68,7 @@ static void line(FILE *out, const char *path, uint64_t ino, const struct xa_inod
 		fprintf(out, "|%" PRIu64 "|?|0|0|0|0|0|0|0\n", ino);
 		return;
 	}
-	mode_string(ip->d.mode, mode);
+	xc_body_mode_string(ip->d.mode, mode);
 	fprintf(out, "|%" PRIu64 "|%s|%" PRIu32 "|%" PRIu32 "|%" PRIu64 "|%" PRId64 "|%" PRId64
 		"|%" PRId64 "|%" PRId64 "\n", ino, mode, ip->d.uid, ip->d.gid, ip->d.size,
 		ip->d.atime.sec, ip->d.mtime.sec, ip->d.ctime.sec,

@@ -22,7 +22,12 @@ struct xa_ctx;
  * Returns 0, XERR_IO when part of the tree could not be read, or a negative xerr.
  */
 #include <stdbool.h>
+#include <stdint.h>
 
 int xc_cmd_bodyfile(struct xa_ctx *ctx, bool deleted, FILE *out, FILE *err);
+
+/* TSK's mode string: a type letter, "/", then ls-style type and
+ * permissions ("r/rrw-r--r--"). */
+void xc_body_mode_string(uint16_t mode, char out[13]);
 
 #endif /* XC_BODYFILE_H */

@@ -20,6 +20,7 @@
 #include "analyzer/model/u64set.h"
 #include "analyzer/report/escape.h"
 #include "cli/message_streams.h"
+#include "cli/views/bodyfile.h"
 
 /* The last name the log gave an inode (for inodes no tree names). */
 struct seen_name {
@@ -34,7 +35,7 @@ struct lv_state {
 	struct seen_name *seen;
 	size_t            nseen, seencap;
 	FILE             *out;
-	bool              json;
+	enum xc_log_format fmt;
 	int               err;
 };
 
@@ -148,7 +149,7 @@ static void json_str(FILE *f, const char *s)
 static int print_event(void *arg, const struct xa_event *e)
 {
 	struct lv_state *st = arg;
-	char *p1 = NULL, *p2 = NULL, details[160] = "";
+	char *p1 = NULL, *p2 = NULL, details[160] = "", mode[13];
 	size_t dl = 0;
 
 	if (e->name && !(p1 = name_path(st, e->dir, e->name, e->namelen, 0)))
@@ -192,7 +193,26 @@ static int print_event(void *arg, const struct xa_event *e)
 		if (!p1)
 			return XERR_NOMEM;
 	}
-	if (st->json) {
+	if (st->fmt == XC_LOG_BODYFILE) {
+		fputs("0|", st->out);
+		for (const char *q = p1; *q; q++)
+			if (*q == '|')
+				fputs("\\x7c", st->out);
+			else
+				fputc(*q, st->out);
+		if (p2) {
+			fputs(" -> ", st->out);
+			for (const char *q = p2; *q; q++)
+				if (*q == '|')
+					fputs("\\x7c", st->out);
+				else
+					fputc(*q, st->out);
+		}
+		xc_body_mode_string(e->mode, mode);
+		fprintf(st->out, " (%s)|%" PRIu64 "|%s|%" PRIu32 "|%" PRIu32 "|%" PRIu64 "|%" PRId64
+			"|%" PRId64 "|%" PRId64 "|%" PRId64 "\n", xa_ev_name(e->kind), e->ino, mode,
+			e->uid, e->gid, e->size, e->atime, e->mtime, e->ctime, e->crtime);
+	} else if (st->fmt == XC_LOG_JSON) {
 		fprintf(st->out, "{\"lsn\":\"%" PRIu32 "/%" PRIu32 "\",\"event\":\"%s\",\"path\":",
 			(uint32_t)(e->lsn >> 32), (uint32_t)e->lsn, xa_ev_name(e->kind));
 		json_str(st->out, p1);
@@ -213,9 +233,10 @@ static int print_event(void *arg, const struct xa_event *e)
 	return 0;
 }
 
-int xc_cmd_log_events(struct xa_ctx *ctx, struct xa_ctx *before, bool json, FILE *out, FILE *err)
+int xc_cmd_log_events(struct xa_ctx *ctx, struct xa_ctx *before, enum xc_log_format fmt,
+		      FILE *out, FILE *err)
 {
-	struct lv_state st = { .out = out, .json = json };
+	struct lv_state st = { .out = out, .fmt = fmt };
 	struct xc_message_streams ms;
 	const struct xa_messages *msgs = xc_message_streams(&ms, NULL, err);
 	int rc;

@@ -252,6 +252,10 @@ timeline_check() {
 			}
 			print "summary " tot - miss " " tot " " bad + 0
 		}' "$SCR/events" > "$SCR/tl.out"
+	# the same events as body lines (mactime's 11 fields)
+	$XR log --bodyfile "$1" 2> /dev/null | awk -F'|' -v n="$(wc -l < "$SCR/events")" '
+		NF != 11 || $1 != "0" { bad++ } END { if (NR != n || bad) exit 1 }' ||
+		mismatch "$2" "log --bodyfile" "not one well-formed body line per event"
 	set -- $(tail -1 "$SCR/tl.out") "$2"
 	if [ "$2" != "$3" ] || [ "$4" -ne 0 ]; then
 		mismatch "$5" "log events" "$2 of $3 touched inodes found, $4 paths disagree with the kernel: $(grep -v '^summary' "$SCR/tl.out" | head -3 | tr '\n' ';')"
