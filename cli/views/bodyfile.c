@@ -46,9 +46,7 @@ void xc_body_mode_string(uint16_t mode, char out[13])
 	out[12] = '\0';
 }
 
-/* Names are already escaped (\xNN, \\, a "/" in a name as \x2F); "|"
- * would split the line. */
-static void put_path(FILE *out, const char *path)
+void xc_body_put_path(FILE *out, const char *path)
 {
 	for (const char *p = path; *p; p++) {
 		if (*p == '|')
@@ -63,7 +61,7 @@ static void line(FILE *out, const char *path, uint64_t ino, const struct xa_inod
 	char mode[13];
 
 	fputs("0|", out);
-	put_path(out, path);
+	xc_body_put_path(out, path);
 	if (!ip) {
 		fprintf(out, "|%" PRIu64 "|?|0|0|0|0|0|0|0\n", ino);
 		return;

@@ -26,6 +26,10 @@ struct xa_ctx;
 
 int xc_cmd_bodyfile(struct xa_ctx *ctx, bool deleted, FILE *out, FILE *err);
 
+/* A body line's name field: path (already escaped: \xNN, \\, a "/" in a
+ * name as \x2F) with "|", which would split the line, as \x7c. */
+void xc_body_put_path(FILE *out, const char *path);
+
 /* TSK's mode string: a type letter, "/", then ls-style type and
  * permissions ("r/rrw-r--r--"). */
 void xc_body_mode_string(uint16_t mode, char out[13]);

@@ -1052,37 +1052,22 @@ int xc_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xc_extra
 		max_fds = rl.rlim_cur > 64 ? (size_t)rl.rlim_cur / 2 : 16;
 	x.links = xc_links_new(max_fds);
 	if (!x.buf || !x.cur_path || !x.img_path || !x.links) {
-		free(x.buf);
-		free(x.cur_path);
-		free(x.img_path);
-		xc_links_free(&x.links);
-		close(dirfd);
-		return XERR_NOMEM;
+		rc = XERR_NOMEM;
+		goto out;
 	}
 	if (o->deleted) {
 		x.undel = calloc(1, sizeof(*x.undel));
 		rc = x.undel ? xa_undelete_open(ctx, x.undel) : XERR_NOMEM;
-		if (rc) {
-			free(x.undel);
-			free(x.buf);
-			free(x.cur_path);
-			free(x.img_path);
-			xc_links_free(&x.links);
-			close(dirfd);
-			return rc;
-		}
+		if (rc)
+			goto out;
 	}
 	if (o->manifest) {
 		rc = xc_manifest_open(&x.man, o->manifest, ctx->image_path,
 				      ximg_raw_fd(ctx->input), merr, sizeof(merr));
 		if (rc) {
 			fprintf(err, "xfsrecon: %s\n", merr);
-			free(x.buf);
-			free(x.cur_path);
-			free(x.img_path);
-			xc_links_free(&x.links);
-			close(dirfd);
-			return rc == XERR_NOMEM ? rc : XERR_USAGE;
+			rc = rc == XERR_NOMEM ? rc : XERR_USAGE;
+			goto out;
 		}
 	}
 	rc = xa_inode_read(ctx, ino, &ip);
@@ -1117,9 +1102,13 @@ int xc_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xc_extra
 		if (!rc)
 			rc = XERR_IO;
 	}
+	if (!rc && (st->skipped || st->damaged))
+		rc = XERR_IO;
+out:
 	xc_links_free(&x.links);
 	if (x.undel) {
-		xa_undelete_close(x.undel);
+		if (x.undel->ctx)
+			xa_undelete_close(x.undel);
 		free(x.undel);
 	}
 	free(x.buf);
@@ -1128,7 +1117,5 @@ int xc_cmd_extract(struct xa_ctx *ctx, const char *target, const struct xc_extra
 	free(x.img_path);
 	xa_u64set_release(&x.seen_dirs);
 	close(dirfd);
-	if (!rc && (st->skipped || st->damaged))
-		rc = XERR_IO;
 	return rc;
 }

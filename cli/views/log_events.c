@@ -195,18 +195,10 @@ static int print_event(void *arg, const struct xa_event *e)
 	}
 	if (st->fmt == XC_LOG_BODYFILE) {
 		fputs("0|", st->out);
-		for (const char *q = p1; *q; q++)
-			if (*q == '|')
-				fputs("\\x7c", st->out);
-			else
-				fputc(*q, st->out);
+		xc_body_put_path(st->out, p1);
 		if (p2) {
 			fputs(" -> ", st->out);
-			for (const char *q = p2; *q; q++)
-				if (*q == '|')
-					fputs("\\x7c", st->out);
-				else
-					fputc(*q, st->out);
+			xc_body_put_path(st->out, p2);
 		}
 		xc_body_mode_string(e->mode, mode);
 		fprintf(st->out, " (%s)|%" PRIu64 "|%s|%" PRIu32 "|%" PRIu32 "|%" PRIu64 "|%" PRId64

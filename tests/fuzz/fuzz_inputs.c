@@ -20,7 +20,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "analyzer/errors.h"
 #include "analyzer/io/badmap.h"
@@ -30,33 +29,6 @@
 
 #define IN_MAX_INPUT (1u << 20)
 #define MEM_IMAGE    65536u
-
-static char dir[256];
-
-static void remove_scratch(void)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/m", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
-static const char *scratch_dir(void)
-{
-	const char *base;
-
-	if (dir[0])
-		return dir;
-	base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
-	if (!base || !*base)
-		base = "/tmp";
-	snprintf(dir, sizeof(dir), "%s/xfz-inputs-XXXXXX", base);
-	if (!mkdtemp(dir))
-		fz_fail("cannot make a scratch directory", 0, 0);
-	atexit(remove_scratch);
-	return dir;
-}
 
 static void fuzz_metadump(const uint8_t *data, size_t size, uint8_t sel)
 {
@@ -91,10 +63,10 @@ static void fuzz_map(const uint8_t *data, size_t size)
 	struct ximg_badmap bm;
 	struct ximg *base = NULL, *img = NULL;
 	uint8_t buf[4096];
-	char path[512], err[256];
+	const char *path = fz_scratch_file("m");
+	char err[256];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/m", scratch_dir());
 	f = fopen(path, "wb");
 	if (!f)
 		fz_fail("cannot write the scratch file", 0, 0);

@@ -29,34 +29,6 @@
 
 #define PF_MAX_INPUT (1u << 20)
 
-static char dir[256];
-
-static void remove_scratch(void)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/p", dir);
-	unlink(path);
-	rmdir(dir);
-}
-
-/* A directory of this process's own for the container. */
-static const char *scratch_dir(void)
-{
-	const char *base;
-
-	if (dir[0])
-		return dir;
-	base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
-	if (!base || !*base)
-		base = "/tmp";
-	snprintf(dir, sizeof(dir), "%s/xfz-planfile-XXXXXX", base);
-	if (!mkdtemp(dir))
-		fz_fail("cannot make a scratch directory", 0, 0);
-	atexit(remove_scratch);
-	return dir;
-}
-
 static void check_loaded(const struct xr_planfile *pf)
 {
 	uint64_t end = 0;
@@ -75,13 +47,14 @@ static void check_loaded(const struct xr_planfile *pf)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char path[512], err[256];
+	const char *path;
+	char err[256];
 	struct xr_planfile pf;
 	int rc, want = 0;
 
 	if (size < 1 || size > PF_MAX_INPUT)
 		return 0;
-	snprintf(path, sizeof(path), "%s/p", scratch_dir());
+	path = fz_scratch_file("p");
 	unlink(path);
 	if (data[0] & 1) {
 		uint32_t ilen;

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "formats/endian.h"
 #include "formats/sb.h"
@@ -70,6 +71,31 @@ uint8_t *fz_dup(const uint8_t *src, size_t len)
 	if (len)
 		memcpy(p, src, len);
 	return p;
+}
+
+static char scratch_dir[256], scratch_path[512];
+
+static void remove_scratch(void)
+{
+	unlink(scratch_path);
+	rmdir(scratch_dir);
+}
+
+const char *fz_scratch_file(const char *file)
+{
+	const char *base;
+
+	if (scratch_path[0])
+		return scratch_path;
+	base = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : getenv("TMPDIR");
+	if (!base || !*base)
+		base = "/tmp";
+	snprintf(scratch_dir, sizeof(scratch_dir), "%s/xfz-XXXXXX", base);
+	if (!mkdtemp(scratch_dir))
+		fz_fail("cannot make a scratch directory", 0, 0);
+	snprintf(scratch_path, sizeof(scratch_path), "%s/%s", scratch_dir, file);
+	atexit(remove_scratch);
+	return scratch_path;
 }
 
 uint64_t fz_sweep_fields(const struct xfmt_field *table, const uint8_t *buf, size_t len)

@@ -47,6 +47,14 @@ _Noreturn void fz_fail(const char *what, unsigned long long a, unsigned long lon
 uint8_t *fz_dup(const uint8_t *src, size_t len);
 
 /*
+ * The path of a scratch file for targets whose input must be a file (plan
+ * files, bad-sector maps): FILE in a directory of this process's own under
+ * /dev/shm (or $TMPDIR, or /tmp), made on first use and removed with the
+ * file at exit.  One scratch file per process.  Aborts when it cannot.
+ */
+const char *fz_scratch_file(const char *file);
+
+/*
  * Read every field of table from buf (len bytes) with xfmt_field_get and
  * look each up by name; returns a value that depends on all of them so the
  * reads cannot be optimised away.
