@@ -59,7 +59,10 @@
 #include "cli/views/bodyfile.h"
 #include "cli/views/extract.h"
 #include "cli/views/files.h"
+#include "cli/views/log_events.h"
 #include "cli/views/ls.h"
+#include "cli/views/ncheck.h"
+#include "cli/views/owner.h"
 #include "cli/views/map.h"
 #include "cli/views/show.h"
 #include "reconstruct/plan.h"
@@ -335,7 +338,7 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 
 static void extract_all(struct xa_ctx *ctx)
 {
-	struct xc_extract_opts o = { fz_xdest, false };
+	struct xc_extract_opts o = { .dest = fz_xdest, .deleted = true };
 	struct xc_extract_stats st;
 	struct dirent *e;
 	DIR *d;
@@ -394,8 +397,18 @@ static void file_views(struct xa_ctx *ctx)
 	struct xc_ls_opts lo = { true, true, true, false };
 	char ino[24];
 
+	struct xc_owner_range r = { 0, 0, 256 };
+	struct xc_owner_stats os = { 0 };
+	uint64_t inos[3] = { ctx->sb.rootino, ctx->sb.rootino + 3, 1ull << 40 };
+
 	xc_cmd_ls(ctx, "/", &lo, fz_null, fz_null);
+	xc_cmd_ls_orphans(ctx, &lo, fz_null, fz_null);
 	xc_cmd_bodyfile(ctx, true, fz_null, fz_null);
+	xc_cmd_ncheck(ctx, NULL, 0, fz_null, fz_null);
+	xc_cmd_ncheck(ctx, inos, 3, fz_null, fz_null);
+	if (ctx->nags)
+		xc_cmd_owner(ctx, &r, 1, true, &os, fz_null, fz_null);
+	xc_cmd_log_events(ctx, NULL, XC_LOG_TEXT, fz_null, fz_null);
 	xc_cmd_stat(ctx, "/", fz_null, fz_null);
 	for (unsigned i = 0; i < 4; i++) {
 		snprintf(ino, sizeof(ino), "%" PRIu64, ctx->sb.rootino + i);
