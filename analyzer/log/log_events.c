@@ -48,6 +48,7 @@ struct core {
 	struct xfmt_dinode before, after;
 	uint32_t fields;  /* XFS_ILOG_* logged */
 	bool     used_create, used_free;
+	size_t   slot;    /* its slot in the index */
 };
 
 struct ev_state {
@@ -61,6 +62,8 @@ struct ev_state {
 	size_t         nadd, naddcap, nrem, nremcap;
 	struct core   *cores;
 	size_t         ncores, ncorecap;
+	size_t        *cidx;      /* index of cores by inode */
+	size_t         cidx_cap;
 	int            rc;
 };
 
@@ -149,24 +152,39 @@ static void ents_add(struct ev_state *s, struct ents *es, const struct xfmt_dire
 		es->v[es->n++] = *e;
 }
 
-static bool ents_has(const struct ents *es, const struct xfmt_dirent *e)
+static int cmp_ent(const void *x, const void *y)
 {
-	for (size_t i = 0; i < es->n; i++)
-		if (es->v[i].ino == e->ino && es->v[i].namelen == e->namelen &&
-		    !memcmp(es->v[i].name, e->name, e->namelen))
-			return true;
-	return false;
+	const struct xfmt_dirent *a = x, *b = y;
+	size_t n = a->namelen < b->namelen ? a->namelen : b->namelen;
+	int c;
+
+	if (a->ino != b->ino)
+		return (a->ino > b->ino) - (a->ino < b->ino);
+	c = memcmp(a->name, b->name, n);
+	return c ? c : (int)a->namelen - (int)b->namelen;
 }
 
-/* before/after name sets of one directory -> removed/added names */
-static void diff_names(struct ev_state *s, uint64_t dir, const struct ents *b, const struct ents *a)
+/* before/after name sets of one directory -> removed/added names: both
+ * sorted, then merged (a block holds thousands of names: no pairwise
+ * search). */
+static void diff_names(struct ev_state *s, uint64_t dir, struct ents *b, struct ents *a)
 {
-	for (size_t i = 0; i < b->n; i++)
-		if (!ents_has(a, &b->v[i]))
-			add_name(s, false, dir, &b->v[i]);
-	for (size_t i = 0; i < a->n; i++)
-		if (!ents_has(b, &a->v[i]))
-			add_name(s, true, dir, &a->v[i]);
+	size_t i = 0, j = 0;
+
+	if (b->n > 1)
+		qsort(b->v, b->n, sizeof(*b->v), cmp_ent);
+	if (a->n > 1)
+		qsort(a->v, a->n, sizeof(*a->v), cmp_ent);
+	while (i < b->n || j < a->n) {
+		int c = i == b->n ? 1 : j == a->n ? -1 : cmp_ent(&b->v[i], &a->v[j]);
+
+		if (c < 0)
+			add_name(s, false, dir, &b->v[i++]);
+		else if (c > 0)
+			add_name(s, true, dir, &a->v[j++]);
+		else
+			i++, j++;
+	}
 }
 
 static void sf_ents(struct ev_state *s, const uint8_t *dip, const struct xfmt_dinode *d,
@@ -242,11 +260,54 @@ static void on_buf_item(struct ev_state *s, const struct xfmt_log_titem *it, boo
 	free(a.v);
 }
 
+/* The core record of ino in this transaction, or NULL: an index of the
+ * cores by inode (slots hold index + 1), rebuilt as it grows. */
+static struct core *find_core(struct ev_state *s, uint64_t ino)
+{
+	size_t i;
+
+	if (!s->cidx_cap)
+		return NULL;
+	for (i = slot_of(ino + 1, s->cidx_cap); s->cidx[i]; i = (i + 1) & (s->cidx_cap - 1))
+		if (s->cores[s->cidx[i] - 1].ino == ino)
+			return &s->cores[s->cidx[i] - 1];
+	return NULL;
+}
+
+static int cidx_put(struct ev_state *s, size_t k)
+{
+	size_t i;
+
+	if ((s->ncores + 1) * 2 > s->cidx_cap) {
+		size_t ncap = s->cidx_cap ? s->cidx_cap * 2 : 64;
+		size_t *n = calloc(ncap, sizeof(*n));
+
+		if (!n)
+			return XERR_NOMEM;
+		free(s->cidx);
+		s->cidx = n;
+		s->cidx_cap = ncap;
+		for (size_t c = 0; c < k; c++) {
+			for (i = slot_of(s->cores[c].ino + 1, ncap); n[i]; i = (i + 1) & (ncap - 1))
+				;
+			n[i] = c + 1;
+			s->cores[c].slot = i;
+		}
+	}
+	for (i = slot_of(s->cores[k].ino + 1, s->cidx_cap); s->cidx[i];
+	     i = (i + 1) & (s->cidx_cap - 1))
+		;
+	s->cidx[i] = k + 1;
+	s->cores[k].slot = i;
+	return 0;
+}
+
 static struct core *core_of(struct ev_state *s, uint64_t ino, const struct xfmt_dinode *before)
 {
-	for (size_t i = 0; i < s->ncores; i++)
-		if (s->cores[i].ino == ino)
-			return &s->cores[i];
+	struct core *c = find_core(s, ino);
+
+	if (c)
+		return c;
 	if (xa_grow((void **)&s->cores, &s->ncorecap, s->ncores + 1, sizeof(*s->cores))) {
 		s->rc = XERR_NOMEM;
 		return NULL;
@@ -254,6 +315,10 @@ static struct core *core_of(struct ev_state *s, uint64_t ino, const struct xfmt_
 	memset(&s->cores[s->ncores], 0, sizeof(s->cores[0]));
 	s->cores[s->ncores].ino = ino;
 	s->cores[s->ncores].before = *before;
+	if (cidx_put(s, s->ncores)) {
+		s->rc = XERR_NOMEM;
+		return NULL;
+	}
 	return &s->cores[s->ncores++];
 }
 
@@ -305,14 +370,6 @@ static void on_inode_item(struct ev_state *s, const struct xfmt_log_titem *it, b
 	free(a.v);
 }
 
-static struct core *find_core(struct ev_state *s, uint64_t ino)
-{
-	for (size_t i = 0; i < s->ncores; i++)
-		if (s->cores[i].ino == ino)
-			return &s->cores[i];
-	return NULL;
-}
-
 static bool created(const struct core *c)
 {
 	return c && c->before.mode == 0 && c->after.mode != 0;
@@ -349,21 +406,42 @@ static int emit(struct ev_state *s, struct xa_event *e, const struct core *c)
 	return s->fn(s->arg, e);
 }
 
+static int cmp_nm(const void *x, const void *y)
+{
+	const struct nm *a = x, *b = y;
+
+	if (a->ino != b->ino)
+		return (a->ino > b->ino) - (a->ino < b->ino);
+	return (a->dir > b->dir) - (a->dir < b->dir);
+}
+
 /* The events of one transaction, from its gathered changes. */
 static int flush_trans(struct ev_state *s, uint64_t lsn)
 {
 	int rc = 0;
 
-	/* renames: the same inode left one place and joined another */
+	/* renames: the same inode left one place and joined another (the
+	 * added names sorted by inode, each removed one looked up) */
+	if (s->nadd > 1)
+		qsort(s->added, s->nadd, sizeof(*s->added), cmp_nm);
 	for (size_t i = 0; i < s->nrem && !rc; i++) {
 		struct nm *r = &s->removed[i];
+		size_t lo = 0, hi = s->nadd;
 
-		for (size_t j = 0; j < s->nadd && !rc; j++) {
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (s->added[mid].ino < r->ino)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (size_t j = lo; j < s->nadd && s->added[j].ino == r->ino && !rc; j++) {
 			struct nm *a = &s->added[j];
 			struct xa_event e = { XA_EV_RENAME, lsn, r->ino, r->dir, a->dir, r->name,
 					      a->name, r->namelen, a->namelen };
 
-			if (a->used || a->ino != r->ino)
+			if (a->used)
 				continue;
 			r->used = a->used = true;
 			rc = emit(s, &e, find_core(s, r->ino));
@@ -456,6 +534,10 @@ static int flush_trans(struct ev_state *s, uint64_t lsn)
 			rc = emit(s, &e, c);
 		}
 	}
+	/* empty the index slot by slot (each core knows its slot): the cost
+	 * follows this transaction's cores, not the largest one's table */
+	for (size_t k = 0; k < s->ncores; k++)
+		s->cidx[s->cores[k].slot] = 0;
 	s->nadd = s->nrem = s->ncores = 0;
 	return rc;
 }
@@ -492,6 +574,7 @@ int xa_log_events(struct xa_ctx *ctx, xa_event_fn fn, void *arg)
 	free(s.added);
 	free(s.removed);
 	free(s.cores);
+	free(s.cidx);
 	return rc ? rc : s.rc;
 }
 

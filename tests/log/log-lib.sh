@@ -197,8 +197,14 @@ repair_check() {
 # does), its filesystem block or its byte offset.
 # counters_check DIRTY KERNEL CASE: `info` marks a dirty image's superblock
 # counters stale and gives the AG headers' sums, which must be the counters
-# the kernel wrote after replaying the log (KERNEL, xfs_db).
+# the kernel wrote after replaying the log (KERNEL, xfs_db).  Unless inodes
+# were left on an unlinked list (check's nsUnlinkedOpen): the kernel's mount
+# frees them after the replay, and a freed chunk changes the sums.
 counters_check() {
+	if $XR check "$1" 2> /dev/null | grep -q 'nsUnlinkedOpen'; then
+		echo "note: $3: inodes on an unlinked list; the kernel frees them at mount: counters not compared"
+		return
+	fi
 	ours=$($XR info "$1" 2> /dev/null | sed -n 's/.*stale with a dirty log; the AG headers add up to: icount \([0-9]*\), ifree \([0-9]*\), fdblocks \([0-9]*\)).*/\1 \2 \3/p')
 	theirs=$("$XFS_DB" -r -c 'sb 0' -c 'p icount ifree fdblocks' "$2" | awk '{ printf "%s%s", (NR > 1 ? " " : ""), $3 }')
 	[ "$ours" = "$theirs" ] ||
