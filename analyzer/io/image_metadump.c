@@ -2,10 +2,11 @@
  * image_metadump.c - the metadump backend (see image_metadump.h).
  *
  * The whole index is read once at open into a list of pieces (image byte,
- * length, file byte, order in the dump), sorted by image byte with the
- * running maximum of their ends, so a read finds its pieces by a binary
- * search.  Where pieces overlap (a block dumped twice), the later one in
- * the dump wins, as it does when xfs_mdrestore writes them in order.
+ * length, file byte, order in the dump), sorted by image byte and indexed
+ * by their ends (analyzer/model/span_index.h), so a read finds its pieces
+ * by a binary search and a pruned walk.  Where pieces overlap (a block
+ * dumped twice), the later one in the dump wins, as it does when
+ * xfs_mdrestore writes them in order.
  * Memory: one piece per dumped block or extent, bounded by the file's size.
  */
 #include "analyzer/io/image_metadump.h"
@@ -16,6 +17,7 @@
 
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
+#include "analyzer/model/span_index.h"
 #include "formats/endian.h"
 
 #define MD_HDR_V1   8u
@@ -34,9 +36,10 @@ struct piece {
 struct md_priv {
 	struct ximg  *file;
 	struct piece *p;
-	uint64_t     *maxend;
+	struct xa_span_index ends;  /* which pieces reach past a byte */
 	size_t        n, cap;
 	struct piece **hits;   /* scratch for one read */
+	size_t       *idx;
 	size_t        hcap;
 };
 
@@ -205,7 +208,8 @@ static int md_pread(struct ximg *img, void *buf, size_t len, uint64_t off)
 	uint8_t *out = buf;
 
 	memset(buf, 0, len);
-	/* the pieces starting before end, then back while one can reach off */
+	/* the pieces starting before end that reach past off: at most one per
+	 * 512 bytes read, unless the dump holds blocks twice */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -214,22 +218,28 @@ static int md_pread(struct ximg *img, void *buf, size_t len, uint64_t off)
 		else
 			hi = mid;
 	}
-	while (lo > 0 && m->maxend[lo - 1] > off) {
-		struct piece *p = &m->p[--lo];
-
-		if (p->off + p->len <= off)
-			continue;
-		if (nh == m->hcap) {
-			size_t ncap = m->hcap ? m->hcap * 2 : 64;
+	for (;;) {
+		nh = xa_span_index_reaching(&m->ends, lo, off, m->idx, m->hcap);
+		if (nh < m->hcap)
+			break;
+		/* the scratch was full: grow it and ask again */
+		{
+			size_t ncap = m->hcap * 2;
 			struct piece **nv = realloc(m->hits, ncap * sizeof(*nv));
+			size_t *ni;
 
 			if (!nv)
 				return XERR_NOMEM;
 			m->hits = nv;
+			ni = realloc(m->idx, ncap * sizeof(*ni));
+			if (!ni)
+				return XERR_NOMEM;
+			m->idx = ni;
 			m->hcap = ncap;
 		}
-		m->hits[nh++] = p;
 	}
+	for (size_t i = 0; i < nh; i++)
+		m->hits[i] = &m->p[m->idx[i]];
 	if (nh > 1)
 		qsort(m->hits, nh, sizeof(*m->hits), cmp_seq);
 	for (size_t i = 0; i < nh; i++) {
@@ -254,8 +264,9 @@ static void md_release(struct ximg *img)
 		return;
 	ximg_free(&m->file);
 	free(m->p);
-	free(m->maxend);
+	xa_span_index_release(&m->ends);
 	free(m->hits);
+	free(m->idx);
 	free(m);
 }
 
@@ -265,7 +276,7 @@ int ximg_open_metadump(struct ximg *file, struct ximg **out, char *err, size_t e
 {
 	struct md_priv *m = calloc(1, sizeof(*m));
 	uint8_t magic[4], sb[16];
-	uint64_t size, top = 0;
+	uint64_t size;
 	uint32_t blocksize;
 	struct ximg *img;
 	int rc;
@@ -292,18 +303,22 @@ int ximg_open_metadump(struct ximg *file, struct ximg **out, char *err, size_t e
 			size *= blocksize;
 	}
 	if (!rc) {
+		uint64_t *ends = malloc(m->n * sizeof(*ends));
+
 		qsort(m->p, m->n, sizeof(*m->p), cmp_piece);
-		m->maxend = malloc(m->n * sizeof(*m->maxend));
-		if (!m->maxend)
+		m->hcap = 64;
+		m->hits = malloc(m->hcap * sizeof(*m->hits));
+		m->idx = malloc(m->hcap * sizeof(*m->idx));
+		if (!ends || !m->hits || !m->idx) {
 			rc = XERR_NOMEM;
+		} else {
+			for (size_t i = 0; i < m->n; i++)
+				ends[i] = m->p[i].off + m->p[i].len;
+			rc = xa_span_index_build(&m->ends, ends, m->n);
+		}
+		free(ends);
 	}
 	if (!rc) {
-		for (size_t i = 0; i < m->n; i++) {
-			uint64_t e = m->p[i].off + m->p[i].len;
-
-			top = e > top ? e : top;
-			m->maxend[i] = top;
-		}
 		img = ximg_alloc(&md_ops, size, file->name);
 		if (!img)
 			rc = XERR_NOMEM;
@@ -315,7 +330,9 @@ int ximg_open_metadump(struct ximg *file, struct ximg **out, char *err, size_t e
 			snprintf(err, errlen, "%s: %s", file->name, file->errmsg);
 		ximg_free(&m->file);
 		free(m->p);
-		free(m->maxend);
+		xa_span_index_release(&m->ends);
+		free(m->hits);
+		free(m->idx);
 		free(m);
 		return rc;
 	}

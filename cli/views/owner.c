@@ -22,6 +22,7 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/paths.h"
+#include "analyzer/model/span_index.h"
 #include "analyzer/model/u64set.h"
 #include "cli/message_streams.h"
 #include "formats/btrec.h"
@@ -31,10 +32,10 @@
 #define OWNERS_MAX 64u
 
 struct rec_index {
-	struct xa_ownrec *recs;    /* a sorted copy */
-	uint64_t         *maxend;  /* maxend[i] = max over recs[0..i] of agbno + len */
-	size_t            n;
-	bool              built;
+	struct xa_ownrec    *recs;   /* a sorted copy */
+	struct xa_span_index ends;   /* which records reach past a block */
+	size_t               n;
+	bool                 built;
 };
 
 struct ag_index {
@@ -66,40 +67,41 @@ static int cmp_start(const void *x, const void *y)
 
 static int index_build(struct rec_index *ix, const struct xa_ownlist *l)
 {
-	uint64_t m = 0;
+	uint64_t *ends;
+	int rc;
 
 	ix->built = true;
 	if (!l || !l->n)
 		return 0;
 	ix->recs = malloc(l->n * sizeof(*ix->recs));
-	ix->maxend = malloc(l->n * sizeof(*ix->maxend));
-	if (!ix->recs || !ix->maxend)
+	ends = malloc(l->n * sizeof(*ends));
+	if (!ix->recs || !ends) {
+		free(ends);
 		return XERR_NOMEM;
+	}
 	memcpy(ix->recs, l->recs, l->n * sizeof(*ix->recs));
 	qsort(ix->recs, l->n, sizeof(*ix->recs), cmp_start);
 	ix->n = l->n;
-	for (size_t i = 0; i < ix->n; i++) {
-		uint64_t e = (uint64_t)ix->recs[i].agbno + ix->recs[i].len;
-
-		m = e > m ? e : m;
-		ix->maxend[i] = m;
-	}
-	return 0;
+	for (size_t i = 0; i < ix->n; i++)
+		ends[i] = (uint64_t)ix->recs[i].agbno + ix->recs[i].len;
+	rc = xa_span_index_build(&ix->ends, ends, ix->n);
+	free(ends);
+	return rc;
 }
 
 static void index_release(struct rec_index *ix)
 {
 	free(ix->recs);
-	free(ix->maxend);
+	xa_span_index_release(&ix->ends);
 	memset(ix, 0, sizeof(*ix));
 }
 
-/* Up to max records of ix covering agbno into hit (in start order, last
- * first); returns how many. */
+/* Up to max records of ix covering agbno into hit, in start order;
+ * returns how many. */
 static size_t covering(const struct rec_index *ix, uint32_t agbno, const struct xa_ownrec **hit,
 		       size_t max)
 {
-	size_t lo = 0, hi = ix->n, k = 0;
+	size_t lo = 0, hi = ix->n, idx[OWNERS_MAX], k;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -109,12 +111,9 @@ static size_t covering(const struct rec_index *ix, uint32_t agbno, const struct 
 		else
 			hi = mid;
 	}
-	while (lo > 0 && ix->maxend[lo - 1] > agbno && k < max) {
-		const struct xa_ownrec *r = &ix->recs[--lo];
-
-		if ((uint64_t)r->agbno + r->len > agbno)
-			hit[k++] = r;
-	}
+	k = xa_span_index_reaching(&ix->ends, lo, agbno, idx, max < OWNERS_MAX ? max : OWNERS_MAX);
+	for (size_t i = 0; i < k; i++)
+		hit[i] = &ix->recs[idx[i]];
 	return k;
 }
 
@@ -413,8 +412,7 @@ static int one_block(struct owner_state *st, uint32_t agno, uint32_t agbno, bool
 		add_line(st, &l);
 		return 0;
 	}
-	/* Start order: the records were collected last first. */
-	for (size_t i = nf; i-- > 0;) {
+	for (size_t i = 0; i < nf; i++) {
 		const struct xa_ownrec *r = fh[i];
 
 		l.type = type_of(st, agno, agbno, r);
