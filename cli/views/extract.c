@@ -121,7 +121,8 @@ static int host_name(const uint8_t *name, size_t len, char *out, size_t outlen)
 /* Entries handled so far (made or skipped). */
 static uint64_t entries(const struct xstate *x)
 {
-	return x->st->files + x->st->dirs + x->st->symlinks + x->st->specials + x->st->skipped;
+	return x->st->files + x->st->dirs + x->st->symlinks + x->st->specials + x->st->skipped +
+	       x->st->hardlinks;
 }
 
 /* On a terminal one line rewritten in place; with --progress elsewhere one

@@ -31,7 +31,7 @@ grep -q 'sha256="[0-9a-f]\{64\}"' "$TMPD/rep.xml" || fail "repair --report has n
 rm -f "$TMPD/o.img"
 
 mkdir "$TMPD/x"
-# /big: 30,000 plain entries (the xattr-heavy parts of the image may not fit
+# /big: 30,000 names (hard links to ten files; the xattr-heavy parts of the image may not fit
 # the host's attribute space, which is not what this test is about)
 "$XFSRECON" extract --progress -C "$TMPD/x" "$img" /big > "$TMPD/xout" 2> "$TMPD/xerr" ||
 	fail "extract --progress exits $?: $(grep -v '^xfsrecon: extracted' "$TMPD/xerr" | head -n 3)"
