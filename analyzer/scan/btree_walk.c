@@ -167,6 +167,23 @@ static void check_siblings(struct walk_state *st, uint32_t agbno, unsigned level
  * first_key holds its lowest key and high its highest (rmap) key, when
  * have_first / have_high say so.
  */
+/* Does the block carry the magic of another btree than the one walked? */
+static bool foreign_block(const struct xa_walk *w, const uint8_t *buf, size_t len)
+{
+	bool v5 = w->ctx->geom.v5;
+	uint32_t magic;
+
+	if (len < 4)
+		return false;
+	magic = xfmt_get_be32(buf);
+	if (magic == xfmt_bt_magic(w->bt, v5))
+		return false;
+	for (int bt = 0; bt < XFMT_BT_COUNT; bt++)
+		if (bt != (int)w->bt && magic && magic == xfmt_bt_magic((enum xfmt_btnum)bt, v5))
+			return true;
+	return false;
+}
+
 static void walk_block(struct walk_state *st, uint32_t agbno, unsigned level, bool is_root,
 		       uint8_t *first_key, bool *have_first, uint8_t *high, bool *have_high)
 {
@@ -177,6 +194,7 @@ static void walk_block(struct walk_state *st, uint32_t agbno, unsigned level, bo
 	struct xa_loc_sink ls;
 	struct xbuf *b = NULL;
 	unsigned n, maxr;
+	bool readable;
 
 	*have_first = false;
 	*have_high = false;
@@ -187,19 +205,30 @@ static void walk_block(struct walk_state *st, uint32_t agbno, unsigned level, bo
 		w->complete = false;
 		return;
 	}
-	if (xa_bitmap_set(&w->ag->claimed, agbno))
-		report(w, agbno, XP_btSharedBlock, NULL, 0, 0, agbno, XPROB_HAS_OBSERVED);
-	/* check only: the tree owns the block even if it cannot be read. */
-	if (ctx->own) {
-		int rc = xa_own_note_btree_block(ctx, w->ag->agno, w->bt, agbno);
-		if (rc) {
-			w->err = rc;
-			return;
+	walk_loc(w, agbno, &ls);
+	readable = xa_read(ctx, ls.loc.byte, ctx->geom.blocksize, &b, &ls.loc) == 0;
+	/*
+	 * The tree owns the block its pointer names (check only: even if it
+	 * cannot be read), unless the block is evidently another tree's: a
+	 * block that carries another btree's magic is that tree's, and the
+	 * pointer is the damage.  Claiming it would make its real owner look
+	 * cross-linked, and a good file's map be dropped for it.
+	 */
+	if (!readable || !foreign_block(w, b->data, b->len)) {
+		if (xa_bitmap_set(&w->ag->claimed, agbno))
+			report(w, agbno, XP_btSharedBlock, NULL, 0, 0, agbno, XPROB_HAS_OBSERVED);
+		if (ctx->own) {
+			int rc = xa_own_note_btree_block(ctx, w->ag->agno, w->bt, agbno);
+
+			if (rc) {
+				w->err = rc;
+				if (readable)
+					xa_put(ctx, &b);
+				return;
+			}
 		}
 	}
-
-	walk_loc(w, agbno, &ls);
-	if (xa_read(ctx, ls.loc.byte, ctx->geom.blocksize, &b, &ls.loc) != 0) {
+	if (!readable) {
 		w->complete = false;
 		return;
 	}
