@@ -21,6 +21,7 @@
 #include "analyzer/model/grow.h"
 #include "formats/dinode.h"
 #include "formats/dinode_enc.h"
+#include "formats/btree.h"
 #include "formats/dir2.h"
 #include "formats/endian.h"
 #include "formats/log_item.h"
@@ -48,6 +49,7 @@ struct core {
 	struct xfmt_dinode before, after;
 	uint32_t fields;  /* XFS_ILOG_* logged */
 	bool     used_create, used_free;
+	bool     dfork_changed;  /* the data fork's bytes differ (a remap keeps counts) */
 	size_t   slot;    /* its slot in the index */
 };
 
@@ -223,6 +225,36 @@ static uint64_t blk_ents(struct ev_state *s, const uint8_t *blk, uint32_t len, s
 	return h.owner;
 }
 
+static struct core *core_of(struct ev_state *s, uint64_t ino, const struct xfmt_dinode *before);
+
+/*
+ * A bmbt block logged: its owner's mapping changed (a copy-on-write remap
+ * rewrites bmbt records and leaves the inode's counts alone).  The owner
+ * is marked with its current state as both sides, unless an inode item of
+ * the same transaction gives them.
+ */
+static void note_bmbt(struct ev_state *s, const uint8_t *blk, uint32_t len)
+{
+	const struct xfmt_geom *g = &s->ctx->geom;
+	struct xfmt_bt_hdr h;
+	struct xfmt_dinode d;
+	struct shadow *sh;
+	struct core *c;
+
+	if (!g->v5 || xfmt_bt_hdr_decode(blk, len, XFMT_BT_BMAP, true, &h) != 0 ||
+	    h.magic != xfmt_bt_magic(XFMT_BT_BMAP, true) || !xfmt_geom_ino_valid(g, h.owner))
+		return;
+	sh = shadow_get(s, h.owner, xfmt_geom_ino_byte(g, h.owner), g->inodesize);
+	if (!sh || xfmt_dinode_decode(sh->data, g->inodesize, g, &d) != 0 || !d.mode)
+		return;
+	c = core_of(s, h.owner, &d);
+	if (c) {
+		if (!c->after.mode)
+			c->after = d;
+		c->dfork_changed = true;
+	}
+}
+
 static void on_buf_item(struct ev_state *s, const struct xfmt_log_titem *it, bool big)
 {
 	const struct xfmt_geom *g = &s->ctx->geom;
@@ -230,12 +262,17 @@ static void on_buf_item(struct ev_state *s, const struct xfmt_log_titem *it, boo
 	struct xfmt_log_buf lb;
 	struct shadow *sh;
 	uint8_t *before;
+	uint32_t len;
 	uint64_t ob, oa;
 
 	if (xfmt_log_buf_decode(it, big, &lb) != 0 || (lb.flags & XFS_BLF_INODE_BUF) ||
-	    (lb.flags & XFS_BLF_CANCEL) || (uint32_t)lb.len * 512u != g->dirblksize)
+	    (lb.flags & XFS_BLF_CANCEL))
 		return;
-	sh = shadow_get(s, lb.blkno | KEY_BUF, lb.blkno << 9, g->dirblksize);
+	/* what can carry names or a mapping: directory blocks, bmbt blocks */
+	len = (uint32_t)lb.len * 512u;
+	if (len != g->dirblksize && len != g->blocksize)
+		return;
+	sh = shadow_get(s, lb.blkno | KEY_BUF, lb.blkno << 9, len);
 	if (!sh)
 		return;
 	before = malloc(sh->len);
@@ -245,15 +282,19 @@ static void on_buf_item(struct ev_state *s, const struct xfmt_log_titem *it, boo
 	}
 	memcpy(before, sh->data, sh->len);
 	if (xfmt_log_buf_apply(it, &lb, sh->data, sh->len) == 0) {
-		oa = blk_ents(s, sh->data, sh->len, &a);
-		ob = blk_ents(s, before, sh->len, &b);
-		/* a block new to this directory held something else before */
-		if (oa && ob != oa)
-			b.n = 0;
-		if (oa)
-			diff_names(s, oa, &b, &a);
-		else if (ob)
-			diff_names(s, ob, &b, &a);   /* the block left the directory */
+		if (len == g->blocksize)
+			note_bmbt(s, sh->data, sh->len);
+		if (len == g->dirblksize) {
+			oa = blk_ents(s, sh->data, sh->len, &a);
+			ob = blk_ents(s, before, sh->len, &b);
+			/* a block new to this directory held something else before */
+			if (oa && ob != oa)
+				b.n = 0;
+			if (oa)
+				diff_names(s, oa, &b, &a);
+			else if (ob)
+				diff_names(s, ob, &b, &a);   /* the block left the directory */
+		}
 	}
 	free(before);
 	free(b.v);
@@ -356,8 +397,14 @@ static void on_inode_item(struct ev_state *s, const struct xfmt_log_titem *it, b
 		if (xfmt_dinode_decode(sh->data, g->inodesize, g, &da) == 0) {
 			c = core_of(s, in.ino, &db);
 			if (c) {
+				size_t fb = 0, fa = 0;
+				const uint8_t *kb = db.magic ? xfmt_dinode_fork(before, &db, 0, &fb) : NULL;
+				const uint8_t *ka = xfmt_dinode_fork(sh->data, &da, 0, &fa);
+
 				c->after = da;
 				c->fields |= in.fields;
+				if (kb && ka && (fb != fa || memcmp(kb, ka, fa)))
+					c->dfork_changed = true;
 			}
 			sf_ents(s, before, &db, &b);
 			sf_ents(s, sh->data, &da, &a);
@@ -509,7 +556,7 @@ static int flush_trans(struct ev_state *s, uint64_t lsn)
 		} else if (!dir && a->size < b->size) {
 			e.kind = XA_EV_TRUNCATE;
 			rc = emit(s, &e, c);
-		} else if (!dir && (a->nextents != b->nextents ||
+		} else if (!dir && (a->nextents != b->nextents || c->dfork_changed ||
 				    (a->nblocks != b->nblocks && a->anextents == b->anextents &&
 				     a->aformat == b->aformat))) {
 			/* the data mapping alone changed (nblocks counts attr blocks
@@ -519,11 +566,21 @@ static int flush_trans(struct ev_state *s, uint64_t lsn)
 				 XA_EV_TRUNCATE : XA_EV_WRITE;
 			rc = emit(s, &e, c);
 		}
-		/* times set alone (utimes): a write already says the mtime moved */
+		/* The times alone moved: a write in place sets mtime and ctime
+		 * to the same now; utimes sets an mtime of its own. */
+		bool times_only = !dir && !c->dfork_changed && a->size == b->size &&
+				  a->nblocks == b->nblocks &&
+				  (a->mtime.sec != b->mtime.sec || a->mtime.nsec != b->mtime.nsec);
+		bool in_place = times_only && a->mtime.sec == a->ctime.sec &&
+				a->mtime.nsec == a->ctime.nsec;
+
+		if (!rc && in_place) {
+			e.kind = XA_EV_WRITE;
+			rc = emit(s, &e, c);
+		}
 		if (!rc && ((a->mode & 07777) != (b->mode & 07777) || a->uid != b->uid ||
 			    a->gid != b->gid || a->flags != b->flags || a->flags2 != b->flags2 ||
-			    (!dir && a->mtime.sec != b->mtime.sec && a->size == b->size &&
-			     a->nblocks == b->nblocks))) {
+			    (times_only && !in_place))) {
 			e.kind = XA_EV_SETATTR;
 			rc = emit(s, &e, c);
 		}

@@ -28,10 +28,12 @@ enum xa_ev_kind {
 	XA_EV_UNLINK,    /* a name removed (the inode freed too when ev->freed) */
 	XA_EV_RENAME,    /* (dir, name) -> (dir2, name2) */
 	XA_EV_FREE,      /* an inode freed with no name removed in the same transaction */
-	XA_EV_WRITE,     /* size grew, or blocks were mapped */
+	XA_EV_WRITE,     /* size grew, blocks were mapped, the mapping moved
+			    (copy-on-write, a remap), or mtime and ctime moved
+			    together (a write in place) */
 	XA_EV_TRUNCATE,  /* size shrank, or blocks were unmapped */
 	XA_EV_SETATTR,   /* mode, owner, group, inode flags (a reflink marks its
-			    source), or (alone) the mtime changed */
+			    source), or an mtime set apart from the ctime (utimes) */
 	XA_EV_XATTR,     /* the attribute fork changed */
 };
 
