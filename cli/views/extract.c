@@ -752,27 +752,34 @@ static void extract_special(struct xstate *x, int dirfd, const char *name, const
 		note_made(x, dirfd, name, (mode_t)type, ip, NULL);
 }
 
-/* Append "/" and name to the current path; false when memory runs out. */
-static bool path_push(struct xstate *x, const char *name)
+/* Append "/" and name to the path in *buf (length *len, room *cap); false
+ * when memory runs out.  One buffer grows on the way down and is cut back
+ * on the way up (memory follows the depth). */
+static bool path_append(char **buf, size_t *len, size_t *cap, const char *name)
 {
-	size_t len = strlen(name), need = x->cur_len + 1 + len + 1;
+	size_t nl = strlen(name), need = *len + 1 + nl + 1;
 
-	if (need > x->cur_cap) {
-		size_t ncap = x->cur_cap ? x->cur_cap : 256;
+	if (need > *cap) {
+		size_t ncap = *cap ? *cap : 256;
 		char *n;
 
 		while (ncap < need)
 			ncap *= 2;
-		n = realloc(x->cur_path, ncap);
+		n = realloc(*buf, ncap);
 		if (!n)
 			return false;
-		x->cur_path = n;
-		x->cur_cap = ncap;
+		*buf = n;
+		*cap = ncap;
 	}
-	x->cur_path[x->cur_len] = '/';
-	memcpy(x->cur_path + x->cur_len + 1, name, len + 1);
-	x->cur_len += 1 + len;
+	(*buf)[*len] = '/';
+	memcpy(*buf + *len + 1, name, nl + 1);
+	*len += 1 + nl;
 	return true;
+}
+
+static bool path_push(struct xstate *x, const char *name)
+{
+	return path_append(&x->cur_path, &x->cur_len, &x->cur_cap, name);
 }
 
 /* Append "/" and the escaped raw name to the image path; false when
@@ -780,31 +787,10 @@ static bool path_push(struct xstate *x, const char *name)
 static bool img_push(struct xstate *x, const uint8_t *raw, size_t rlen)
 {
 	char *esc = xa_escape_name(raw, rlen);
-	size_t len, need;
+	bool ok = esc && path_append(&x->img_path, &x->img_len, &x->img_cap, esc);
 
-	if (!esc)
-		return false;
-	len = strlen(esc);
-	need = x->img_len + 1 + len + 1;
-	if (need > x->img_cap) {
-		size_t ncap = x->img_cap ? x->img_cap : 256;
-		char *n;
-
-		while (ncap < need)
-			ncap *= 2;
-		n = realloc(x->img_path, ncap);
-		if (!n) {
-			free(esc);
-			return false;
-		}
-		x->img_path = n;
-		x->img_cap = ncap;
-	}
-	x->img_path[x->img_len] = '/';
-	memcpy(x->img_path + x->img_len + 1, esc, len + 1);
-	x->img_len += 1 + len;
 	free(esc);
-	return true;
+	return ok;
 }
 
 struct del_walk {
