@@ -268,9 +268,12 @@ static void on_buf_item(struct ev_state *s, const struct xfmt_log_titem *it, boo
 	if (xfmt_log_buf_decode(it, big, &lb) != 0 || (lb.flags & XFS_BLF_INODE_BUF) ||
 	    (lb.flags & XFS_BLF_CANCEL))
 		return;
-	/* what can carry names or a mapping: directory blocks, bmbt blocks */
+	/* what can carry names or a mapping: directory blocks, bmbt blocks,
+	 * inside the filesystem (the daddr is the log's word: checked before
+	 * it is shifted into a byte offset or a key) */
 	len = (uint32_t)lb.len * 512u;
-	if (len != g->dirblksize && len != g->blocksize)
+	if ((len != g->dirblksize && len != g->blocksize) ||
+	    lb.blkno >= (g->dblocks << g->blocklog) >> 9)
 		return;
 	sh = shadow_get(s, lb.blkno | KEY_BUF, lb.blkno << 9, len);
 	if (!sh)
