@@ -218,6 +218,16 @@ void xfmt_dinode_put_next_unlinked(uint8_t *buf, uint32_t agino)
 	xfmt_put_be32(buf + DI_NEXT_UNLINKED, agino);
 }
 
+void xfmt_dinode_put_gen(uint8_t *buf, uint32_t gen)
+{
+	xfmt_put_be32(buf + DI_GEN, gen);
+}
+
+void xfmt_dinode_put_aformat(uint8_t *buf, uint8_t aformat)
+{
+	buf[DI_AFORMAT] = aformat;
+}
+
 void xfmt_dinode_put_format(uint8_t *buf, uint8_t format)
 {
 	buf[DI_FORMAT] = format;

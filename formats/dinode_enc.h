@@ -47,6 +47,10 @@ void xfmt_dinode_put_anextents(uint8_t *buf, const struct xfmt_dinode *d, uint32
 void xfmt_dinode_put_next_unlinked(uint8_t *buf, uint32_t agino);
 void xfmt_dinode_put_format(uint8_t *buf, uint8_t format);
 void xfmt_dinode_put_forkoff(uint8_t *buf, uint8_t forkoff);
+void xfmt_dinode_put_aformat(uint8_t *buf, uint8_t aformat);
+/* di_gen: a revived directory takes the generation its children's parent
+ * pointers name, so that they stay true. */
+void xfmt_dinode_put_gen(uint8_t *buf, uint32_t gen);
 
 /*
  * Take back what the inode verifier refuses in flags, flags2 and the
