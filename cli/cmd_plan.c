@@ -153,6 +153,7 @@ static int store(const struct xc_cmd_plan_opts *o, struct xa_ctx *ctx, const str
 		xr_pf_xml_change(&px, &pc[i]);
 	xa_xw_end(&px.x);
 	xr_report_orphans(&px.x, plan);
+	xr_report_reattached(&px.x, plan);
 	xr_report_revived(&px.x, plan);
 	xr_report_losses(&px.x, plan);
 	rc = xr_pf_xml_end(&px, &index, &ilen);

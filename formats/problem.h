@@ -80,6 +80,8 @@ enum xprob_severity {
 	X(RT_INODES,          "the realtime bitmap and summary inodes made anew, empty, as " \
 	                      "mkfs makes them where there is no realtime section") \
 	X(FIX_LINK_COUNT,     "nlink set to the number of names") \
+	X(PARENT_POINTERS,    "the inode's parent pointers written again to name exactly " \
+	                      "its directory entries (short-form attributes)") \
 	X(LOST_FOUND,         "orphan linked into lost+found, or reached again through a " \
 	                      "directory the repair rebuilt") \
 	X(RESOLVE_CROSSLINK,  "one claimant keeps the block, the other gets a copy or a hole") \

@@ -634,5 +634,7 @@ const char *rp_salvage_source_text(const char *source)
 		return "its blocks and the log's copies of them";
 	if (!strcmp(source, "literal-area"))
 		return "its literal area";
+	if (!strcmp(source, "parent-pointers"))
+		return "its children's parent pointers";
 	return "its blocks";
 }

@@ -315,6 +315,9 @@ void xr_plan_release(struct xr_plan *p)
 	free(p->actions);
 	free(p->changes);
 	free(p->orphans);
+	for (size_t i = 0; i < p->nreattached; i++)
+		free(p->reattached[i].name);
+	free(p->reattached);
 	free(p->losses);
 	free(p->revived);
 	idx_free(p);
@@ -347,6 +350,26 @@ int xr_plan_action(struct xr_plan *p, enum xr_action_kind kind, uint32_t agno, u
 	a->agno = agno;
 	a->ino = ino;
 	return (int)p->nactions++;
+}
+
+int xr_plan_action_append(struct xr_plan *p, int action, const char *fmt, ...)
+{
+	char line[512], *t;
+	size_t have;
+	va_list ap;
+
+	if (action < 0 || (size_t)action >= p->nactions)
+		return XERR_USAGE;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	have = strlen(p->actions[action].text);
+	t = realloc(p->actions[action].text, have + strlen(line) + 1);
+	if (!t)
+		return XERR_NOMEM;
+	memcpy(t + have, line, strlen(line) + 1);
+	p->actions[action].text = t;
+	return 0;
 }
 
 int xr_plan_answer(struct xr_plan *p, int action, size_t fi, enum xprob_code code)
@@ -511,6 +534,16 @@ int xr_plan_orphan(struct xr_plan *p, struct xr_orphan *o)
 		return XERR_NOMEM;
 	p->orphans[p->norphans++] = *o;
 	memset(o, 0, sizeof(*o));
+	return 0;
+}
+
+int xr_plan_reattached(struct xr_plan *p, struct xr_reattached *r)
+{
+	if (grow((void **)&p->reattached, &p->reattached_cap, p->nreattached,
+		 sizeof(*p->reattached)))
+		return XERR_NOMEM;
+	p->reattached[p->nreattached++] = *r;
+	memset(r, 0, sizeof(*r));
 	return 0;
 }
 

@@ -65,6 +65,18 @@ struct xr_orphan {
 };
 
 /*
+ * A name a rewritten directory holds that its own blocks no longer held:
+ * where the repair found it, so that nothing inferred passes for read.
+ */
+struct xr_reattached {
+	uint64_t    dir;        /* the directory that holds it again */
+	uint64_t    ino;        /* the inode it names */
+	uint8_t    *name;       /* owned */
+	size_t      namelen;
+	const char *source;     /* static: "parent-pointer", "log-blocks", ... */
+};
+
+/*
  * Blocks of a file that the repaired image cannot give back: they lay where
  * the input holds no bytes (past the end of a truncated image).  The file is
  * kept with its map; those blocks read as zeros.
@@ -130,6 +142,8 @@ struct xr_plan {
 	size_t            norphans, orphans_cap;
 	struct xr_loss   *losses;   /* by inode, then fork (see struct xr_loss) */
 	size_t            nlosses, losses_cap;
+	struct xr_reattached *reattached; /* in the order they were planned */
+	size_t            nreattached, reattached_cap;
 	struct xr_revived *revived; /* in the order they were planned */
 	size_t            nrevived, revived_cap;
 	bool              sorted;   /* changes sorted by offset (xr_plan_finish) */
@@ -213,6 +227,13 @@ int xr_plan_write(struct xr_plan *p, int action, const char *structure, uint32_t
  */
 int xr_plan_read(const struct xr_plan *p, struct xa_ctx *ctx, uint64_t offset, void *buf,
 		 size_t len);
+
+/* Append to action's line (printf-style); 0, XERR_NOMEM or XERR_USAGE. */
+int xr_plan_action_append(struct xr_plan *p, int action, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Record a reattached name (its owned name moves into the plan). */
+int xr_plan_reattached(struct xr_plan *p, struct xr_reattached *r);
 
 /* Record an orphan (the struct's owned pointers move into the plan);
  * 0 or XERR_NOMEM (then the caller still owns them). */

@@ -806,6 +806,7 @@ out:
 	free(rp.dscan);
 	free(rp.lscan);
 	xa_stale_release(&rp.stale);
+	rp_pptr_release(&rp.pptrs);
 	if (rp.ags)
 		rp_space_release(&rp);
 	free(rp.ags);

@@ -40,6 +40,26 @@ struct rp_ag {
 	struct xa_ownlist   added;        /* records of the blocks allocated */
 };
 
+/* One parent pointer an inode carried before the repair (repair_pptr.c). */
+struct rp_pptr {
+	uint64_t child;
+	uint64_t parent;
+	uint32_t gen;
+	uint32_t name_off;   /* in rp_pptrs.names */
+	uint8_t  namelen;
+};
+
+/* Every parent pointer of the live inodes, sorted by parent, then name. */
+struct rp_pptrs {
+	bool            built;
+	struct rp_pptr *v;
+	size_t          n, cap;
+	uint8_t        *names;
+	size_t          nnames, names_cap;
+	/* what rp_pptr_write did */
+	size_t          written, unwritten, added, removed;
+};
+
 struct xr_rp {
 	struct xa_ctx                *ctx;
 	struct xr_plan               *plan;
@@ -82,6 +102,9 @@ struct xr_rp {
 	const char                   *salvage_source;
 	uint64_t                      salvage_lsn;
 	size_t                        salvage_nlog;  /* blocks of it the log gave */
+	/* parent pointers, on filesystems that have them (repair_pptr.c
+	 * builds the index on the first need) */
+	struct rp_pptrs               pptrs;
 };
 
 struct rp_dblk {
@@ -98,6 +121,12 @@ static inline unsigned rp_family(unsigned code)
  * inobt record findings name an inode too but belong to the AG. */
 struct xa_finding;
 bool rp_is_bmbt_finding(const struct xa_finding *f);
+
+struct xa_inode;
+/* Inode ino as the plan leaves it (an earlier phase may have mended it):
+ * 0, XERR_NOMEM, or XERR_FORMAT when it does not decode as an inode
+ * (repair_state.c). */
+int rp_read_planned_inode(struct xr_rp *rp, uint64_t ino, struct xa_inode *ip);
 
 /* Plan inode ino's whole core (g->inodesize bytes of buf) under action. */
 int rp_write_inode(struct xr_rp *rp, int action, uint64_t ino, const uint8_t *buf);
@@ -151,6 +180,43 @@ int rp_plan_crosslinks(struct xr_rp *rp);
  */
 int rp_plan_dir_core(struct xr_rp *rp, uint64_t ino, uint16_t perm, int action, bool keep_old,
 		     bool *kept);
+
+/* ---- parent pointers (repair_pptr.c) ---- */
+
+/* Does the filesystem keep parent pointers? */
+bool rp_has_pptrs(const struct xa_ctx *ctx);
+
+/* Build rp->pptrs from every live inode as the plan leaves it (once);
+ * nothing on a filesystem without parent pointers.  0 or XERR_NOMEM. */
+int rp_pptr_prepare(struct xr_rp *rp);
+
+/* The run of rp_pptrs entries naming directory parent: its length, and
+ * *first its start. */
+size_t rp_pptr_children(const struct rp_pptrs *x, uint64_t parent, size_t *first);
+
+/* The generation most parent pointers naming parent give (*gen), and how
+ * many give it (0: none names parent). */
+size_t rp_pptr_gen_vote(const struct rp_pptrs *x, uint64_t parent, uint32_t *gen);
+
+/* A revived directory ino takes the generation its children's parent
+ * pointers name (planned under action); 0 or a negative xerr. */
+int rp_pptr_take_gen(struct xr_rp *rp, uint64_t ino, int action);
+
+/* One name the repaired tree gives an inode, for rp_pptr_write. */
+struct rp_pptr_want {
+	uint64_t       child, parent;
+	uint32_t       gen;      /* the parent's generation as planned */
+	const uint8_t *name;     /* namelen bytes (the caller's) */
+	uint8_t        namelen;
+};
+
+/* Every inode named in w (all of its names there; w is sorted here) whose
+ * parent pointers differ from them gets them written again under one
+ * write-parent-pointers action.  0 or a negative xerr. */
+int rp_pptr_write(struct xr_rp *rp, struct rp_pptr_want *w, size_t n);
+
+/* Free the index. */
+void rp_pptr_release(struct rp_pptrs *x);
 
 /* The namespace phase: directories rewritten from what they still name,
  * orphans linked into lost+found, link counts (repair_names.c). */

@@ -40,6 +40,8 @@ struct ns_ent {
 	uint8_t  namelen;
 	uint8_t  ftype;      /* as stored */
 	bool     keep;
+	const char *src;     /* where the name was found when not in the
+	                        directory's own blocks (static), else NULL */
 };
 
 struct ns_dir {
@@ -51,6 +53,7 @@ struct ns_dir {
 	uint32_t subdirs;    /* kept entries naming directories */
 	uint32_t corrected;  /* entries whose inode number lost one bit, put back */
 	bool     from_log;   /* some entries come from the log's copies of its blocks */
+	uint32_t from_pptr;  /* entries only its children's parent pointers gave */
 };
 
 struct ns {
@@ -73,6 +76,7 @@ struct ns {
 	size_t         lf;         /* ns_dir index of lost+found, NONE = none */
 	uint64_t      *orphans;    /* top-level orphans (irec indices) */
 	size_t         norphans, orphans_cap;
+	char         (*onames)[24];  /* their names in lost+found, once written */
 };
 
 /* Free what the namespace pass built; ns can be filled again. */
@@ -87,6 +91,8 @@ static void ns_release(struct ns *ns)
 	free(ns->reached);
 	free(ns->via);
 	free(ns->orphans);
+	free(ns->onames);
+	ns->onames = NULL;
 	ns->dirs = NULL;
 	ns->ents = NULL;
 	ns->names = NULL;
@@ -143,6 +149,7 @@ static int entry_cb(void *arg, const struct xfmt_dirent *de)
 	e->namelen = de->namelen;
 	e->ftype = de->ftype;
 	e->keep = true;
+	e->src = NULL;
 	memcpy(ns->names + ns->nnames, de->name, de->namelen);
 	ns->nnames += de->namelen;
 	d->n++;
@@ -169,25 +176,6 @@ static int damaged_dirs(const struct xa_ctx *ctx, struct xa_u64set *set)
 	return 0;
 }
 
-/* Inode ino as the plan leaves it (an earlier phase may have mended it). */
-static int read_planned_inode(struct xr_rp *rp, uint64_t ino, struct xa_inode *ip)
-{
-	const struct xfmt_geom *g = &rp->ctx->geom;
-
-	memset(ip, 0, sizeof(*ip));
-	ip->raw = malloc(g->inodesize);
-	if (!ip->raw)
-		return XERR_NOMEM;
-	ip->ino = ino;
-	ip->len = g->inodesize;
-	if (xr_plan_read(rp->plan, rp->ctx, xfmt_geom_ino_byte(g, ino), ip->raw, g->inodesize) != 0 ||
-	    xfmt_dinode_decode(ip->raw, ip->len, g, &ip->d) != 0 || ip->d.magic != XFS_DINODE_MAGIC) {
-		xa_inode_release(ip);
-		return XERR_FORMAT;
-	}
-	return 0;
-}
-
 static int add_dir(struct ns *ns, uint64_t ino, size_t irec)
 {
 	struct ns_dir *d;
@@ -204,6 +192,8 @@ static int add_dir(struct ns *ns, uint64_t ino, size_t irec)
 	ns->ndirs++;
 	return 0;
 }
+
+static int add_pptr_entries(struct ns *ns, struct ns_dir *d);
 
 static int collect_dirs(struct ns *ns)
 {
@@ -228,10 +218,17 @@ static int collect_dirs(struct ns *ns)
 			/* revived: its entries come from where they still are */
 			rc = add_dir(ns, r->ino, i);
 			if (!rc) {
+				struct ns_dir *d;
+
 				ns->cur = ns->ndirs - 1;
 				rc = rp_dir_salvage(ns->rp, r->ino, entry_cb, ns,
 						    &ns->dirs[ns->cur].dotdot);
-				ns->dirs[ns->cur].from_log = ns->rp->salvage_nlog > 0;
+				d = &ns->dirs[ns->cur];
+				d->from_log = ns->rp->salvage_nlog > 0;
+				for (size_t k = d->first; rc > 0 && k < d->first + d->n; k++)
+					ns->ents[k].src = ns->rp->salvage_source;
+				if (rc >= 0)
+					rc = add_pptr_entries(ns, d);
 			}
 			if (rc < 0) {
 				xa_u64set_release(&damaged);
@@ -240,7 +237,7 @@ static int collect_dirs(struct ns *ns)
 			ns->dirs[ns->cur].rewrite = true;
 			continue;
 		}
-		if (read_planned_inode(ns->rp, r->ino, &ip) != 0)
+		if (rp_read_planned_inode(ns->rp, r->ino, &ip) != 0)
 			continue;  /* unreadable now: treated as not a directory */
 		rc = add_dir(ns, r->ino, i);
 		if (rc) {
@@ -252,20 +249,30 @@ static int collect_dirs(struct ns *ns)
 		rc = xa_dir_iterate(ctx, &ip, NULL, entry_cb, ns, &complete);
 		/* blocks gone on disk may still be in the log */
 		if (!rc && !complete) {
+			size_t before = ns->nents;
 			int lrc = rp_dir_log_blocks(ns->rp, &ip, entry_cb, ns);
 
 			if (lrc < 0)
 				rc = lrc;
 			else if (lrc > 0)
 				ns->dirs[ns->cur].from_log = true;
+			for (size_t k = before; k < ns->nents; k++)
+				ns->ents[k].src = "log-blocks";
 		}
 		xa_inode_release(&ip);
 		if (rc == XERR_NOMEM) {
 			xa_u64set_release(&damaged);
 			return rc;
 		}
-		if (rc || !complete || xa_u64set_has(&damaged, r->ino))
+		if (rc || !complete || xa_u64set_has(&damaged, r->ino)) {
 			ns->dirs[ns->cur].rewrite = true;
+			/* what its blocks lost, its children may still say */
+			rc = add_pptr_entries(ns, &ns->dirs[ns->cur]);
+			if (rc < 0) {
+				xa_u64set_release(&damaged);
+				return rc;
+			}
+		}
 	}
 	xa_u64set_release(&damaged);
 	return 0;
@@ -290,6 +297,106 @@ static int cmp_ent_name(const void *x, const void *y)
 	if (a->namelen != b->namelen)
 		return a->namelen < b->namelen ? -1 : 1;
 	return *(const size_t *)x < *(const size_t *)y ? -1 : 1;
+}
+
+/* Index into sort_ns->ents of the entry of d named (name, len), or NONE;
+ * idx holds d's entries sorted by cmp_ent_name. */
+static size_t find_name(const struct ns *ns, const size_t *idx, size_t n, const uint8_t *name,
+			uint8_t len)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct ns_ent *e = &ns->ents[idx[mid]];
+		size_t m = e->namelen < len ? e->namelen : len;
+		int c = memcmp(ent_name(ns, e), name, m);
+
+		if (!c)
+			c = e->namelen < len ? -1 : e->namelen > len;
+		if (!c)
+			return idx[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NONE;
+}
+
+/*
+ * Directory d (the last one collected) lost blocks or its core: the names
+ * its children's parent pointers give it that its entries lack are added.
+ * A parent pointer counts when it carries the directory's generation (a
+ * revived directory took the one its children name), names a live inode,
+ * and its name is not already an entry; of two children claiming one
+ * name, the first keeps it.  0 or XERR_NOMEM.
+ */
+static int add_pptr_entries(struct ns *ns, struct ns_dir *d)
+{
+	struct xr_rp *rp = ns->rp;
+	const struct rp_pptrs *x = &rp->pptrs;
+	const struct rp_pptr *prev = NULL;
+	struct xa_inode ip;
+	size_t first, n, *idx;
+	uint32_t gen;
+	int rc;
+
+	if (!rp_has_pptrs(ns->ctx))
+		return 0;
+	rc = rp_pptr_prepare(rp);
+	if (rc)
+		return rc;
+	n = rp_pptr_children(x, d->ino, &first);
+	if (!n)
+		return 0;
+	rc = rp_read_planned_inode(rp, d->ino, &ip);
+	if (rc)
+		return rc == XERR_NOMEM ? rc : 0;
+	gen = ip.d.gen;
+	xa_inode_release(&ip);
+	idx = malloc((d->n + 1) * sizeof(*idx));
+	if (!idx)
+		return XERR_NOMEM;
+	for (size_t k = 0; k < d->n; k++)
+		idx[k] = d->first + k;
+	sort_ns = ns;
+	if (d->n > 1)
+		qsort(idx, d->n, sizeof(*idx), cmp_ent_name);
+	for (size_t i = first; i < first + n; i++) {
+		const struct rp_pptr *p = &x->v[i];
+		const uint8_t *name = x->names + p->name_off;
+		size_t t = live(ns, p->child);
+		struct ns_ent *e;
+
+		if (p->gen != gen || t == NONE || p->child == d->ino ||
+		    p->child == ns->ctx->sb.rootino || xa_is_metadata_inode(ns->ctx, p->child) ||
+		    !xfmt_dir2_name_ok(name, p->namelen) ||
+		    find_name(ns, idx, d->n, name, p->namelen) != NONE ||
+		    (prev && prev->namelen == p->namelen &&
+		     !memcmp(x->names + prev->name_off, name, p->namelen)))
+			continue;
+		prev = p;
+		if (xa_grow((void **)&ns->ents, &ns->ents_cap, ns->nents + 1, sizeof(*ns->ents)) ||
+		    xa_grow((void **)&ns->names, &ns->names_cap, ns->nnames + p->namelen, 1)) {
+			free(idx);
+			return XERR_NOMEM;
+		}
+		e = &ns->ents[ns->nents++];
+		e->ino = p->child;
+		e->name_off = ns->nnames;
+		e->namelen = p->namelen;
+		e->ftype = xfmt_dir3_ftype_from_mode(ns->ctx->irecs[t].mode);
+		e->keep = true;
+		e->src = "parent-pointer";
+		memcpy(ns->names + ns->nnames, name, p->namelen);
+		ns->nnames += p->namelen;
+		d->from_pptr++;
+	}
+	/* d's entries grew at the end of the pool: d is the last directory */
+	d->n += d->from_pptr;
+	free(idx);
+	return 0;
 }
 
 /*
@@ -709,6 +816,7 @@ static int make_lost_found(struct ns *ns, size_t root, int action)
 	e->namelen = sizeof(name) - 1;
 	e->ftype = 2;  /* XFS_DIR3_FT_DIR */
 	e->keep = true;
+	e->src = NULL;
 	memcpy(ns->names + ns->nnames, name, sizeof(name) - 1);
 	ns->nnames += sizeof(name) - 1;
 	rc = add_dir(ns, ino, NONE);
@@ -882,6 +990,12 @@ static int write_dir(struct ns *ns, size_t di, int action)
 		n++;
 	}
 	rc = rp_dir_write(ns->rp, action, d->ino, parent, in, n, 2 + d->subdirs);
+	if (!rc && extra) {
+		/* the orphans' names, for their parent pointers */
+		free(ns->onames);
+		ns->onames = onames;
+		onames = NULL;
+	}
 	if (!rc && extra)
 		for (size_t k = 0; k < extra && !rc; k++) {
 			const struct xa_irec *r = &ns->ctx->irecs[ns->orphans[k]];
@@ -903,7 +1017,7 @@ static int write_dir(struct ns *ns, size_t di, int action)
 					o.parent = od->dotdot;
 				o.descendants = subtree(ns, ns->dir_of[ns->orphans[k]], &o.entries);
 			}
-			snprintf(path, sizeof(path), "/lost+found/%s", onames[k]);
+			snprintf(path, sizeof(path), "/lost+found/%s", ns->onames[k]);
 			o.new_path = strdup(path);
 			if (!o.new_path) {
 				rc = XERR_NOMEM;
@@ -970,6 +1084,95 @@ static bool under_lost_found(struct ns *ns, size_t t)
 	return false;
 }
 
+/* Names rewritten directories hold again that their own blocks did not
+ * give: each with where it was found, for the report. */
+static int note_reattached(struct ns *ns)
+{
+	for (size_t di = 0; di < ns->ndirs; di++) {
+		const struct ns_dir *d = &ns->dirs[di];
+
+		if (!d->rewrite || (d->irec != NONE && !ns->reached[d->irec]))
+			continue;
+		for (size_t k = d->first; k < d->first + d->n; k++) {
+			const struct ns_ent *e = &ns->ents[k];
+			struct xr_reattached r;
+			int rc;
+
+			if (!e->keep || !e->src)
+				continue;
+			r.dir = d->ino;
+			r.ino = e->ino;
+			r.namelen = e->namelen;
+			r.source = e->src;
+			r.name = malloc(e->namelen ? e->namelen : 1);
+			if (!r.name)
+				return XERR_NOMEM;
+			memcpy(r.name, ent_name(ns, e), e->namelen);
+			rc = xr_plan_reattached(ns->rp->plan, &r);
+			if (rc) {
+				free(r.name);
+				return rc;
+			}
+		}
+	}
+	return 0;
+}
+
+/*
+ * On a filesystem with parent pointers: every name the repaired tree
+ * gives (the kept entries of the directories it reaches, the orphans'
+ * names in lost+found), with the generation each directory is left with,
+ * for rp_pptr_write to make the inodes' parent pointers say.
+ */
+static int write_parent_pointers(struct ns *ns)
+{
+	struct rp_pptr_want *w = NULL;
+	size_t n = 0, cap = 0;
+	int rc = 0;
+
+	if (!rp_has_pptrs(ns->ctx))
+		return 0;
+	for (size_t di = 0; di < ns->ndirs && !rc; di++) {
+		const struct ns_dir *d = &ns->dirs[di];
+		size_t extra = di == ns->lf && ns->onames ? ns->norphans : 0;
+		struct xa_inode ip;
+		uint32_t gen;
+
+		if (d->irec != NONE && !ns->reached[d->irec])
+			continue;
+		rc = rp_read_planned_inode(ns->rp, d->ino, &ip);
+		if (rc) {
+			rc = rc == XERR_NOMEM ? rc : 0;
+			continue;
+		}
+		gen = ip.d.gen;
+		xa_inode_release(&ip);
+		if (xa_grow((void **)&w, &cap, n + d->n + extra, sizeof(*w))) {
+			rc = XERR_NOMEM;
+			break;
+		}
+		for (size_t k = d->first; k < d->first + d->n; k++) {
+			const struct ns_ent *e = &ns->ents[k];
+
+			/* lost+found, when made here, has no record yet */
+			if (!e->keep || (live(ns, e->ino) == NONE &&
+					 !(ns->lf != NONE && e->ino == ns->dirs[ns->lf].ino)))
+				continue;
+			w[n++] = (struct rp_pptr_want){ .child = e->ino, .parent = d->ino, .gen = gen,
+							.name = ent_name(ns, e), .namelen = e->namelen };
+		}
+		for (size_t k = 0; k < extra; k++)
+			w[n++] = (struct rp_pptr_want){
+				.child = ns->ctx->irecs[ns->orphans[k]].ino, .parent = d->ino,
+				.gen = gen, .name = (const uint8_t *)ns->onames[k],
+				.namelen = (uint8_t)strlen(ns->onames[k]) };
+	}
+	if (!rc)
+		rc = rp_pptr_write(ns->rp, w, n);
+	free(w);
+	return rc;
+}
+
 static int plan_writes(struct ns *ns)
 {
 	struct xa_ctx *ctx = ns->ctx;
@@ -996,8 +1199,13 @@ static int plan_writes(struct ns *ns)
 		} else {
 			/* Inferred or old evidence, not read from the block: the
 			 * report says so. */
-			const char *log = d->from_log ? "; entries of blocks gone on disk taken "
-							"from the log's copies of them" : "";
+			char log[160];
+
+			snprintf(log, sizeof(log), "%s%s",
+				 d->from_log ? "; entries of blocks gone on disk taken from the "
+					       "log's copies of them" : "",
+				 d->from_pptr ? "; names its blocks lost given back by its "
+						"children's parent pointers" : "");
 
 			if (d->corrected)
 				action = xr_plan_action(rp->plan, XR_ACT_REWRITE_DIRECTORY,
@@ -1028,6 +1236,8 @@ static int plan_writes(struct ns *ns)
 		rc = original_names(ns);
 	else
 		rc = 0;
+	if (!rc)
+		rc = note_reattached(ns);
 	if (rc)
 		return rc;
 	/* Link counts of everything not rewritten above. */
@@ -1149,8 +1359,21 @@ static int revive_one(struct xr_rp *rp, uint64_t ino, const struct xa_irec *r, b
 	    xa_u64set_has(&rp->new_inodes, ino))
 		return 0;
 	rc = rp_dir_salvage(rp, ino, NULL, NULL, &dotdot);
-	if (rc <= 0)
+	if (rc < 0)
 		return rc;
+	/* Nothing of its own left: its children's parent pointers still name
+	 * it (their names and its generation). */
+	if (rc == 0) {
+		uint32_t gen;
+
+		rc = rp_pptr_prepare(rp);
+		if (rc)
+			return rc;
+		if (!rp_has_pptrs(ctx) || !rp_pptr_gen_vote(&rp->pptrs, ino, &gen))
+			return 0;
+		rp->salvage_source = "parent-pointers";
+		rp->salvage_lsn = 0;
+	}
 	action = xr_plan_action(rp->plan, XR_ACT_REVIVE_DIRECTORY, xfmt_geom_ino_agno(&ctx->geom, ino),
 				ino, "directory %" PRIu64 " given a new core: its entries survive in "
 				"%s", ino, rp_salvage_source_text(rp->salvage_source));
@@ -1159,11 +1382,17 @@ static int revive_one(struct xr_rp *rp, uint64_t ino, const struct xa_irec *r, b
 	rc = rp_plan_dir_core(rp, ino, perm, action, true, &kept);
 	if (rc == XERR_UNSUPPORTED)
 		return 0;  /* no core could be made: its children become orphans */
+	if (!rc)
+		rc = rp_pptr_take_gen(rp, ino, action);
 	if (!rc) {
+		uint32_t gen;
+		bool pgen = rp_has_pptrs(ctx) && rp_pptr_gen_vote(&rp->pptrs, ino, &gen);
 		struct xr_revived rv = {
 			.ino = ino, .mode = (uint16_t)(XFMT_S_IFDIR | perm),
 			.source = rp->salvage_source,
-			.recovered = kept ? "mode uid gid times entries" : "entries",
+			.recovered = kept ? (pgen ? "mode uid gid times entries gen" :
+					     "mode uid gid times entries") :
+				     (pgen ? "entries gen" : "entries"),
 			.synthesized = kept ? "" : "mode uid gid times",
 			.lost = "xattrs",
 			.lsn = rp->salvage_lsn,
@@ -1391,6 +1620,8 @@ again:
 	}
 	count_links(&ns);
 	rc = plan_writes(&ns);
+	if (!rc)
+		rc = write_parent_pointers(&ns);
 out:
 	ns_release(&ns);
 	return rc;

@@ -198,6 +198,25 @@ void xr_report_orphans(struct xa_xw *x, const struct xr_plan *plan)
 	xa_xw_end(x);
 }
 
+void xr_report_reattached(struct xa_xw *x, const struct xr_plan *plan)
+{
+	if (!plan->nreattached)
+		return;
+	xa_xw_start(x, "reattached");
+	xa_xw_attr_u64(x, "count", plan->nreattached);
+	for (size_t i = 0; i < plan->nreattached && !x->failed; i++) {
+		const struct xr_reattached *r = &plan->reattached[i];
+
+		xa_xw_start(x, "entry");
+		xa_xw_attr_u64(x, "dir", r->dir);
+		xa_xw_attr_u64(x, "ino", r->ino);
+		xa_xw_attr_bytes(x, "name", (const char *)r->name, r->namelen);
+		xa_xw_attr(x, "source", r->source);
+		xa_xw_end(x);
+	}
+	xa_xw_end(x);
+}
+
 void xr_report_revived(struct xa_xw *x, const struct xr_plan *plan)
 {
 	if (!plan->nrevived)
@@ -314,6 +333,7 @@ int xr_repair_report_write(const struct xa_ctx *ctx, const struct xr_plan *plan,
 	xr_report_actions(&x, plan);
 	write_changes(&x, plan);
 	xr_report_orphans(&x, plan);
+	xr_report_reattached(&x, plan);
 	xr_report_revived(&x, plan);
 	xr_report_losses(&x, plan);
 	write_after(&x, ri);

@@ -51,6 +51,10 @@ void xr_report_findings(struct xa_xw *x, const struct xa_findings *f, const char
 void xr_report_actions(struct xa_xw *x, const struct xr_plan *plan);
 void xr_report_orphans(struct xa_xw *x, const struct xr_plan *plan);
 
+/* <reattached>: names rewritten directories hold again that their own
+ * blocks no longer gave, each with its source (left out when none). */
+void xr_report_reattached(struct xa_xw *x, const struct xr_plan *plan);
+
 /* <revived>: inodes brought back with a new core, what in each is evidence
  * and what was synthesized (absent when there are none). */
 void xr_report_revived(struct xa_xw *x, const struct xr_plan *plan);

@@ -13,6 +13,8 @@
 #include "analyzer/check/ownership.h"
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/model/file.h"
+#include "formats/dinode.h"
 #include "formats/geom.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair_int.h"
@@ -189,4 +191,23 @@ const char *rp_ag_blocked(struct xr_rp *rp, uint32_t agno)
 		ra->blocked_known = true;
 	}
 	return ra->blocked_why;
+}
+
+/* Inode ino as the plan leaves it (an earlier phase may have mended it). */
+int rp_read_planned_inode(struct xr_rp *rp, uint64_t ino, struct xa_inode *ip)
+{
+	const struct xfmt_geom *g = &rp->ctx->geom;
+
+	memset(ip, 0, sizeof(*ip));
+	ip->raw = malloc(g->inodesize);
+	if (!ip->raw)
+		return XERR_NOMEM;
+	ip->ino = ino;
+	ip->len = g->inodesize;
+	if (xr_plan_read(rp->plan, rp->ctx, xfmt_geom_ino_byte(g, ino), ip->raw, g->inodesize) != 0 ||
+	    xfmt_dinode_decode(ip->raw, ip->len, g, &ip->d) != 0 || ip->d.magic != XFS_DINODE_MAGIC) {
+		xa_inode_release(ip);
+		return XERR_FORMAT;
+	}
+	return 0;
 }
