@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/check/pptr_check.h"
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
@@ -25,6 +26,7 @@
 #include "analyzer/scan/passes.h"
 #include "analyzer/model/u64set.h"
 #include "formats/agi.h"
+#include "formats/sb.h"
 
 struct ns_state {
 	struct xa_ctx  *ctx;
@@ -36,6 +38,13 @@ struct ns_state {
 	bool            incomplete; /* some directory could not be read */
 	struct xa_loc   loc;
 	int             err;
+	/* parent pointers (filesystems that have them): every entry read,
+	 * the generation of the directory being read, directories not read
+	 * whole */
+	bool                pptrs;
+	struct xa_pptr_list entries;
+	uint32_t            dir_gen;
+	struct xa_u64set    unread;
 };
 
 static bool is_dir_mode(uint16_t mode)
@@ -108,6 +117,10 @@ static int entry_fn(void *arg, const struct xfmt_dirent *de)
 			report(st, XP_nsFtypeMismatch, ftype_field(de->ftype), de->offset, want,
 			       de->ino, XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
 	}
+	if (st->pptrs && !xa_is_metadata_inode(ctx, child->ino) &&
+	    xa_pptr_note_entry(&st->entries, st->dir->ino, st->dir_gen, child->ino, de->name,
+			       de->namelen, (uint32_t)de->offset))
+		return XERR_NOMEM;
 	if (child->names < UINT32_MAX)
 		child->names++;
 	if (is_dir_mode(child->mode)) {
@@ -218,16 +231,21 @@ static int walk_tree(struct ns_state *st)
 		if (rc == XERR_NOMEM)
 			return rc;
 		if (rc) {
+			if (st->pptrs && xa_u64set_add(&st->unread, ino) < 0)
+				return XERR_NOMEM;
 			st->incomplete = true;
 			continue;
 		}
 		xa_loc_sink_init(&verify, &ctx->findings);
 		st->have_dotdot = false;
+		st->dir_gen = dir.d.gen;
 		rc = xa_dir_iterate(ctx, &dir, &verify, entry_fn, st, &complete);
 		xa_inode_release(&dir);
 		if (rc)
 			return rc;
 		if (!complete) {
+			if (st->pptrs && xa_u64set_add(&st->unread, ino) < 0)
+				return XERR_NOMEM;
 			st->incomplete = true;
 			report(st, XP_nsDirIncomplete, NULL, 0, 0, 0, 0);
 		}
@@ -268,10 +286,15 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 	}
 	root->reached = 1;
 	root->parent = root->ino;
+	st.pptrs = ctx->geom.v5 && (ctx->geom.incompat & XFS_SB_FEAT_INCOMPAT_PARENT);
 	rc = enqueue(&st, root->ino);
 	if (!rc)
 		rc = walk_tree(&st);
 	free(st.queue);
+	if (!rc && st.pptrs)
+		rc = xa_pptr_check(ctx, &st.entries, &st.unread);
+	xa_pptr_list_release(&st.entries);
+	xa_u64set_release(&st.unread);
 	if (rc)
 		return rc;
 
