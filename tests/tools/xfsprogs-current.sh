@@ -30,6 +30,16 @@ if [ -x "$bin/xfs_db" ] && [ -x "$bin/mkfs.xfs" ] && [ -x "$bin/xfs_repair" ]; t
 	echo "$bin"
 	exit 0
 fi
+# Two tests may ask at once (make -j): one builds, the other waits for it.
+mkdir -p "$cache"
+if command -v flock > /dev/null 2>&1; then
+	exec 9> "$cache/.xfsprogs-$suite.lock"
+	flock 9
+	if [ -x "$bin/xfs_db" ] && [ -x "$bin/mkfs.xfs" ] && [ -x "$bin/xfs_repair" ]; then
+		echo "$bin"
+		exit 0
+	fi
+fi
 command -v apt-get > /dev/null 2>&1 || cannot "no apt-get here"
 command -v dpkg-source > /dev/null 2>&1 || cannot "dpkg-source (dpkg-dev) is missing"
 
