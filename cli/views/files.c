@@ -128,12 +128,22 @@ static int print_xattr(void *arg, const struct xa_xattr *a)
 	char *name = xa_escape_text(a->name, a->namelen);
 	char *value = xa_escape_text(a->value, show);
 
+	uint64_t pino;
+	uint32_t pgen;
+
 	if (!name || !value) {
 		free(name);
 		free(value);
 		return XERR_NOMEM;
 	}
-	fprintf(out, "  %s%s = \"%s\"%s (%" PRIu32 " bytes%s)\n",
+	/* a parent pointer: the directory that names the file so, and the
+	 * generation that directory had */
+	if (a->ns == XFMT_ATTR_NS_PARENT && a->value_complete &&
+	    xfmt_attr_pptr_decode(a->value, a->valuelen, &pino, &pgen) == 0)
+		fprintf(out, "  %s%s -> directory %" PRIu64 ", generation %" PRIu32 "\n",
+			xfmt_attr_ns_prefix(a->ns), name, pino, pgen);
+	else
+		fprintf(out, "  %s%s = \"%s\"%s (%" PRIu32 " bytes%s)\n",
 		xfmt_attr_ns_prefix(a->ns), name, value, show < a->valuelen ? "..." : "",
 		a->valuelen, a->value_complete ? "" : ", incomplete");
 	free(name);

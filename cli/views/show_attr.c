@@ -48,9 +48,27 @@ static void entry_flags(struct xc_show_out *o, uint8_t flags, bool leaf)
 		xc_so_item_u64(o, "incomplete", (flags & XFS_ATTR_INCOMPLETE) != 0);
 	xc_so_item_u64(o, "root", (flags & XFS_ATTR_ROOT) != 0);
 	xc_so_item_u64(o, "secure", (flags & XFS_ATTR_SECURE) != 0);
+	if (flags & XFS_ATTR_PARENT)  /* xfs_db 6.10+ names the bit */
+		xc_so_item_u64(o, "parent", 1);
 	if (leaf)
 		xc_so_item_u64(o, "local", (flags & XFS_ATTR_LOCAL) != 0);
 	xc_so_item_hex(o, "flags", flags);
+}
+
+/* A local value; a parent pointer's as xfs_db 6.10+ prints it: the
+ * directory and its generation. */
+static void item_value(struct xc_show_out *o, const struct xfmt_attr_entry *e)
+{
+	uint64_t pino;
+	uint32_t pgen;
+
+	if (e->ns == XFMT_ATTR_NS_PARENT &&
+	    xfmt_attr_pptr_decode(e->value, e->valuelen, &pino, &pgen) == 0) {
+		xc_so_item_u64(o, "parent_dir.inumber", pino);
+		xc_so_item_u64(o, "parent_dir.gen", pgen);
+		return;
+	}
+	xc_so_item_name(o, "value", e->value, e->valuelen);
 }
 
 static void leaf_body(struct xc_show_run *s, const uint8_t *buf, size_t len)
@@ -105,7 +123,7 @@ static void leaf_body(struct xc_show_run *s, const uint8_t *buf, size_t len)
 		xc_so_item_u64(&s->o, "namelen", e.namelen);
 		xc_so_item_name(&s->o, "name", e.name, e.namelen);
 		if (e.local && e.valuelen)
-			xc_so_item_name(&s->o, "value", e.value, e.valuelen);
+			item_value(&s->o, &e);
 		xc_so_item_end(&s->o);
 		if (!e.local) {
 			uint32_t nb = xfmt_attr_rmt_blocks(g, e.valuelen);
@@ -334,7 +352,7 @@ static void show_shortform(struct xc_show_run *s, const struct xa_inode *ip)
 		entry_flags(&s->o, e.flags, false);
 		xc_so_item_name(&s->o, "name", e.name, e.namelen);
 		if (e.valuelen)
-			xc_so_item_name(&s->o, "value", e.value, e.valuelen);
+			item_value(&s->o, &e);
 		xc_so_item_end(&s->o);
 	}
 	if (rc < 0)

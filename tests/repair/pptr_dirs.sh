@@ -15,6 +15,8 @@
 #     (path, inode number, link count, size of every name);
 #   - name each restored entry in R's <reattached> with source
 #     "parent-pointer", and R must validate.
+# Before that, on the clean image: check reports nothing, `show attr` prints
+# the parent pointers as xfs_db 6.13 does, `stat` gives them by name.
 # A last case also spoils one child's parent pointer (a generation its
 # directory never had): that child alone goes to lost+found, and its parent
 # pointer is written again to say so (xfs_repair 6.13 -n is the judge).
@@ -53,6 +55,20 @@ umount "$mnt" || fail "umount"
 # No copy of any directory block is left in the log.
 "$cur/xfs_db" -x -c 'logformat -c 10' "$img" > /dev/null 2>&1 || fail "xfs_db logformat"
 "$cur/xfs_repair" -n "$img" > "$TMPD/xrn" 2>&1 || fail "the clean image is not clean: $(tail -3 "$TMPD/xrn")"
+
+# The clean image: nothing to report; parent pointers shown as xfs_db 6.13
+# prints them (show attr), and by name in stat.
+"$X" check "$img" > "$TMPD/chk" 2>&1 || fail "check of the clean image: $(grep '^error' "$TMPD/chk" | head -3)"
+"$X" show "$img" attr /hardlink 2> /dev/null | grep '^a\.sfattr\.' | grep -v '\.flags = ' > "$TMPD/ours.attr"
+"$cur/xfs_db" -r -c 'path /hardlink' -c 'print a.sfattr' "$img" > "$TMPD/theirs.attr"
+diff "$TMPD/theirs.attr" "$TMPD/ours.attr" > /dev/null ||
+	fail "show attr differs from xfs_db 6.13: $(diff "$TMPD/theirs.attr" "$TMPD/ours.attr" | head -4)"
+"$X" stat "$img" /hardlink | sed -n 's/^  parent\.\([^ ]*\) -> directory \([0-9]*\), generation \([0-9]*\)$/\1 \2 \3/p' |
+	sort > "$TMPD/ours.pptr"
+awk '/\.name = / { gsub(/"/, "", $3); n = $3 } /parent_dir.inumber/ { i = $3 }
+     /parent_dir.gen/ { print n, i, $3 }' "$TMPD/theirs.attr" | sort > "$TMPD/theirs.pptr"
+[ "$(wc -l < "$TMPD/ours.pptr")" -eq 2 ] && diff "$TMPD/theirs.pptr" "$TMPD/ours.pptr" > /dev/null ||
+	fail "stat's parent pointers: $(cat "$TMPD/ours.pptr"), xfs_db: $(cat "$TMPD/theirs.pptr")"
 
 tree() { # IMAGE OUT: every name of the mounted IMAGE with inode, links, size
 	mount -o ro,loop,nouuid "$1" "$mnt" || fail "cannot mount $1"
