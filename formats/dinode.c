@@ -380,6 +380,12 @@ static unsigned verify_v3_flags(const uint8_t *buf, const struct xfmt_geom *g,
 		BAD_FLAGS2();
 	if ((d->flags2 & XFS_DIFLAG2_NREXT64) && !xfmt_geom_has_nrext64(g))
 		BAD_FLAGS2();
+	/* a metadata file: only with a metadir tree, a directory or regular
+	 * file (xfs_dinode_verify_metadir), never DAX */
+	if ((d->flags2 & XFS_DIFLAG2_METADATA) &&
+	    (!xfmt_geom_has_metadir(g) || (type != XFMT_S_IFDIR && type != XFMT_S_IFREG) ||
+	     (d->flags2 & XFS_DIFLAG2_DAX)))
+		BAD_FLAGS2();
 #undef BAD_FLAGS2
 
 	if ((cowhint && d->cowextsize == 0) || (!cowhint && d->cowextsize != 0) ||
@@ -507,9 +513,15 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 	if (!xfmt_dinode_in_use(d))
 		return n + verify_free(g, d, sink);
 
-	if (d->version >= 2 && d->onlink != 0)
+	/* On a metadata file the old link count is its type (di_metatype). */
+	if (d->version >= 3 && (d->flags2 & XFS_DIFLAG2_METADATA) && xfmt_geom_has_metadir(g)) {
+		if (d->onlink >= XFS_METAFILE_MAX)
+			n += (unsigned)xprob_emit_obs(sink, XP_inoBadOnlink, "core.metatype",
+						      DI_ONLINK, d->onlink);
+	} else if (d->version >= 2 && d->onlink != 0) {
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadOnlink, "core.onlink", DI_ONLINK,
 					      d->onlink);
+	}
 	if (d->size & (1ull << 63))
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadSize, "core.size", DI_SIZE, d->size);
 	/* A directory's blocks past its data space are its index (leaf,

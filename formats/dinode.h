@@ -57,7 +57,10 @@
 #define XFS_DIFLAG2_COWEXTSIZE  0x04ull
 #define XFS_DIFLAG2_BIGTIME     0x08ull
 #define XFS_DIFLAG2_NREXT64     0x10ull
-#define XFS_DIFLAG2_ANY         0x1Full
+#define XFS_DIFLAG2_METADATA    0x20ull  /* a metadir file: di_onlink is di_metatype */
+#define XFS_DIFLAG2_ANY         0x3Full
+/* di_metatype values (XFS_METAFILE_*) end below this */
+#define XFS_METAFILE_MAX        7u
 
 /* File types (di_mode & S_IFMT), spelled out so formats/ needs no sys headers. */
 #define XFMT_S_IFMT   0170000u

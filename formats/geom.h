@@ -65,6 +65,8 @@ bool xfmt_geom_has_sparse_inodes(const struct xfmt_geom *g);
 bool xfmt_geom_has_ftype(const struct xfmt_geom *g);
 bool xfmt_geom_has_bigtime(const struct xfmt_geom *g);
 bool xfmt_geom_has_nrext64(const struct xfmt_geom *g);
+/* A metadata directory tree (INCOMPAT_METADIR, xfsprogs 6.13). */
+bool xfmt_geom_has_metadir(const struct xfmt_geom *g);
 
 /* Length in blocks of AG agno (the last AG may be short); 0 if agno is out of range. */
 uint32_t xfmt_geom_ag_length(const struct xfmt_geom *g, uint32_t agno);

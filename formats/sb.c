@@ -36,7 +36,11 @@ enum {
 	SB_FEATURES_INCOMPAT = 216, SB_FEATURES_LOG_INCOMPAT = 220,
 	SB_CRC = 224, SB_SPINO_ALIGN = 228, SB_PQUOTINO = 232, SB_LSN = 240,
 	SB_META_UUID = 248, SB_END = 264,
+	/* METADIR */
+	SB_METADIRINO = 264, SB_RGCOUNT = 272, SB_RGEXTENTS = 276, SB_RGBLKLOG = 280,
+	SB_METADIR_PAD = 281, SB_METADIR_END = 288,
 };
+_Static_assert(SB_METADIR_PAD == XFS_SB_METADIR_END, "metadir fields end at 281");
 
 _Static_assert(SB_END == XFS_SB_STRUCT_SIZE, "superblock is 264 bytes");
 _Static_assert(SB_CRC == XFS_SB_CRC_OFF, "sb_crc offset");
@@ -131,6 +135,16 @@ int xfmt_sb_decode(const uint8_t *buf, size_t len, struct xfmt_sb *out)
 	out->pquotino = xfmt_get_be64(buf + SB_PQUOTINO);
 	out->lsn = xfmt_get_be64(buf + SB_LSN);
 	memcpy(out->meta_uuid, buf + SB_META_UUID, 16);
+	out->metadirino = 0;
+	out->rgcount = out->rgextents = 0;
+	out->rgblklog = 0;
+	if (xfmt_sb_is_v5(out) && (out->features_incompat & XFS_SB_FEAT_INCOMPAT_METADIR) &&
+	    len >= SB_METADIR_END) {
+		out->metadirino = xfmt_get_be64(buf + SB_METADIRINO);
+		out->rgcount = xfmt_get_be32(buf + SB_RGCOUNT);
+		out->rgextents = xfmt_get_be32(buf + SB_RGEXTENTS);
+		out->rgblklog = buf[SB_RGBLKLOG];
+	}
 	return 0;
 }
 
@@ -197,6 +211,12 @@ int xfmt_sb_encode(const struct xfmt_sb *sb, uint8_t *buf, size_t len)
 	xfmt_put_be64(buf + SB_PQUOTINO, sb->pquotino);
 	xfmt_put_be64(buf + SB_LSN, sb->lsn);
 	memcpy(buf + SB_META_UUID, sb->meta_uuid, 16);
+	if (v5 && (sb->features_incompat & XFS_SB_FEAT_INCOMPAT_METADIR) && len >= SB_METADIR_END) {
+		xfmt_put_be64(buf + SB_METADIRINO, sb->metadirino);
+		xfmt_put_be32(buf + SB_RGCOUNT, sb->rgcount);
+		xfmt_put_be32(buf + SB_RGEXTENTS, sb->rgextents);
+		buf[SB_RGBLKLOG] = sb->rgblklog;
+	}
 	xfmt_crc_update(buf, len, SB_CRC);
 	return 0;
 }
@@ -702,10 +722,22 @@ static void check_inodes(struct sbv *v, const struct xfmt_geom *g)
 	uint64_t sysv[3] = { sb->rootino, sb->rbmino, sb->rsumino };
 	uint64_t qv[3] = { sb->uquotino, sb->gquotino, sb->pquotino };
 
+	bool metadir = v->v5 && (sb->features_incompat & XFS_SB_FEAT_INCOMPAT_METADIR);
+
+	/* With a metadata directory tree the realtime inodes live in it: the
+	 * superblock's fields are 0, and metadirino names the tree's root. */
+	if (metadir && (v->primary || sb->metadirino != XFS_NULLFSINO) &&
+	    !xfmt_sb_ino_usable(g, sb->metadirino))
+		sbv_obs(v, XP_sbBadRootIno, "metadirino", SB_METADIRINO, sb->metadirino);
 	for (int i = 0; i < 3; i++) {
 		/* mkfs leaves some secondary copies with null system inodes. */
 		if (!v->primary && sysv[i] == XFS_NULLFSINO)
 			continue;
+		if (metadir && i > 0) {
+			if (sysv[i] != 0)
+				sbv_obs(v, XP_sbBadRootIno, sys[i].name, sys[i].off, sysv[i]);
+			continue;
+		}
 		if (!xfmt_sb_ino_usable(g, sysv[i]))
 			sbv_obs(v, XP_sbBadRootIno, sys[i].name, sys[i].off, sysv[i]);
 		/* The realtime bitmap and summary inodes are the two after the
@@ -762,9 +794,10 @@ static void check_counters(struct sbv *v, const struct xfmt_geom *g, bool geom_o
  */
 static size_t used_size(const struct xfmt_sb *sb)
 {
-	/* (a v5 meta_uuid without its feature is sbBadMetaUuid) */
+	/* (a v5 meta_uuid without its feature is sbBadMetaUuid); the
+	 * metadir padding must be zero like the tail */
 	if (xfmt_sb_is_v5(sb))
-		return SB_END;
+		return sb->features_incompat & XFS_SB_FEAT_INCOMPAT_METADIR ? SB_METADIR_PAD : SB_END;
 	if (sb->versionnum & XFS_SB_VERSION_MOREBITSBIT)
 		return XFS_SB_V4_SIZE;
 	if (sb->versionnum & XFS_SB_VERSION_LOGV2BIT)

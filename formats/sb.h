@@ -63,7 +63,8 @@
 #define XFS_SB_FEAT_INCOMPAT_NREXT64     0x20u
 #define XFS_SB_FEAT_INCOMPAT_EXCHRANGE   0x40u
 #define XFS_SB_FEAT_INCOMPAT_PARENT      0x80u
-#define XFS_SB_FEAT_INCOMPAT_KNOWN       0xFFu
+#define XFS_SB_FEAT_INCOMPAT_METADIR     0x100u  /* metadata directory tree */
+#define XFS_SB_FEAT_INCOMPAT_KNOWN       0x1FFu
 #define XFS_SB_FEAT_INCOMPAT_LOG_XATTRS  0x1u
 #define XFS_SB_FEAT_INCOMPAT_LOG_KNOWN   0x1u
 
@@ -145,7 +146,17 @@ struct xfmt_sb {
 	uint64_t pquotino;
 	uint64_t lsn;
 	uint8_t  meta_uuid[16];
+	/* METADIR (6.13): fields appended after meta_uuid, up to byte 281,
+	 * then 7 bytes of padding; zero without the feature.  rbmino and
+	 * rsumino are 0 on disk then (the realtime inodes live in the tree). */
+	uint64_t metadirino;
+	uint32_t rgcount;
+	uint32_t rgextents;
+	uint8_t  rgblklog;
 };
+
+/* Where the METADIR fields end (sb_pad follows, zero, to 288). */
+#define XFS_SB_METADIR_END 281
 
 /*
  * Decode the superblock structure at buf.  Returns 0, or -1 (out untouched)

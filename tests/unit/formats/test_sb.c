@@ -649,7 +649,7 @@ static const struct corrupt corruptions[] = {
 	  "bad_features2", 1 },
 	{ "ro_compat_unknown", &fx_v5_sb0, { { 212, 4, 0x1f } }, XP_sbUnknownFeature,
 	  "features_ro_compat", 1 },
-	{ "incompat_unknown", &fx_v5_sb0, { { 216, 4, 0x10b } }, XP_sbUnknownFeature,
+	{ "incompat_unknown", &fx_v5_sb0, { { 216, 4, 0x20b } }, XP_sbUnknownFeature,
 	  "features_incompat", 1 },
 	{ "log_incompat_unknown", &fx_v5_sb0, { { 220, 4, 0x2 } }, XP_sbUnknownFeature,
 	  "features_log_incompat", 1 },
