@@ -35,10 +35,35 @@ struct xa_ichunk *xa_ag_chunk_append(struct xa_ag *ag)
 	return &ag->chunks[ag->nchunks++];
 }
 
+/* Index of ino's record in ctx->irecs (sorted), or nirecs. */
+static size_t irec_index(const struct xa_ctx *ctx, uint64_t ino)
+{
+	size_t lo = 0, hi = ctx->nirecs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ctx->irecs[mid].ino == ino)
+			return mid;
+		if (ctx->irecs[mid].ino < ino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ctx->nirecs;
+}
+
 bool xa_is_metadata_inode(const struct xa_ctx *ctx, uint64_t ino)
 {
 	const struct xfmt_sb *sb = &ctx->sb;
 
+	/* With a metadata directory tree, metadata files say so themselves,
+	 * and the inodes after the root may be anyone's. */
+	if (xfmt_geom_has_metadir(&ctx->geom)) {
+		size_t i = irec_index(ctx, ino);
+
+		return (i < ctx->nirecs && ctx->irecs[i].metafile) || ino == sb->metadirino;
+	}
 	if (ino == sb->rootino + 1 || ino == sb->rootino + 2)
 		return true;
 	return ino == sb->rbmino || ino == sb->rsumino ||
@@ -181,17 +206,7 @@ void xa_ctx_release(struct xa_ctx *ctx)
 
 struct xa_irec *xa_irec_find(struct xa_ctx *ctx, uint64_t ino)
 {
-	size_t lo = 0, hi = ctx->nirecs;
+	size_t i = irec_index(ctx, ino);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ctx->irecs[mid].ino == ino)
-			return &ctx->irecs[mid];
-		if (ctx->irecs[mid].ino < ino)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return i < ctx->nirecs ? &ctx->irecs[i] : NULL;
 }

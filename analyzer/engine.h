@@ -106,6 +106,7 @@ struct xa_irec {
 	uint16_t mode;
 	uint8_t  reached;      /* named from the tree rooted at the root */
 	uint8_t  linked_on;    /* di_next_unlinked is not null */
+	uint8_t  metafile;     /* a metadir file (di_flags2 METADATA): not a user's */
 };
 
 /* The AG's inode chunks are known: read from the inobt or derived. */

@@ -692,6 +692,13 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 		snprintf(err, errlen, "no usable superblock: the geometry is unknown");
 		return XERR_NOTXFS;
 	}
+	/* Its files' tree, realtime groups and their btrees are read, not
+	 * rebuilt: a repair written without them would lose them. */
+	if (xfmt_geom_has_metadir(&ctx->geom)) {
+		snprintf(err, errlen, "a filesystem with a metadata directory tree (metadir, made by "
+			 "xfsprogs 6.13 or later) is checked and read, not yet repaired");
+		return XERR_UNSUPPORTED;
+	}
 	xa_findings_sort(&ctx->findings);
 	rp.ctx = ctx;
 	rp.plan = plan;

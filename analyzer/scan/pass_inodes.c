@@ -119,6 +119,8 @@ static int irec_add(struct xa_ctx *ctx, uint64_t ino, const struct xfmt_dinode *
 	r->nlink = d->nlink;
 	r->mode = d->mode;
 	r->linked_on = d->next_unlinked != XFS_NULLAGINO;
+	r->metafile = d->version >= 3 && (d->flags2 & XFS_DIFLAG2_METADATA) &&
+		      xfmt_geom_has_metadir(&ctx->geom);
 	return 0;
 }
 

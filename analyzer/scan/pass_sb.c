@@ -421,6 +421,12 @@ int xa_pass_superblocks(struct xa_ctx *ctx)
 			ctx->sb.fdblocks = primary.fdblocks;
 		}
 	}
+	/* With a metadata directory tree the superblock names no realtime
+	 * inode (its fields are 0 on disk): none, as the kernel reads them. */
+	if (xfmt_sb_is_v5(&ctx->sb) && (ctx->sb.features_incompat & XFS_SB_FEAT_INCOMPAT_METADIR)) {
+		ctx->sb.rbmino = XFS_NULLFSINO;
+		ctx->sb.rsumino = XFS_NULLFSINO;
+	}
 	/* The realtime bitmap and summary inodes are the two after the root
 	 * (mkfs puts them there; sbSysInoMisplaced says where the primary
 	 * points instead): every later pass judges against where they are. */
