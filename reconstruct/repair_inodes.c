@@ -726,10 +726,15 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 	}
 	if (v->drop_attr) {
 		uint64_t nb = v->set_nblocks ? v->nblocks : d.nblocks;
-		uint64_t ab = rp_attr_blocks(rp, ino);
+		uint64_t ab = rp_attr_blocks(rp, ino), db;
 
+		nb = nb > ab ? nb - ab : 0;
+		/* an attr map too damaged to own its blocks leaves them in
+		 * nblocks: the data fork's own blocks are the count then */
+		if (!v->set_nblocks && rp_data_blocks(rp, ino, buf, &d, &db) && db < nb)
+			nb = db;
 		xfmt_dinode_drop_attr_fork(buf, g, &d);
-		xfmt_dinode_put_nblocks(buf, nb > ab ? nb - ab : 0);
+		xfmt_dinode_put_nblocks(buf, nb);
 		if (xa_u64set_add(&rp->attr_dropped, ino) < 0) {
 			rc = XERR_NOMEM;
 			goto out;

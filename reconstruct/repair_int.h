@@ -135,6 +135,12 @@ int rp_write_inode(struct xr_rp *rp, int action, uint64_t ino, const uint8_t *bu
  * the plan empties that fork. */
 uint64_t rp_attr_blocks(const struct xr_rp *rp, uint64_t ino);
 
+/* Blocks the data fork of inode ino (raw bytes, decoded d) maps, with its
+ * bmbt blocks, into *n; false when its map cannot be read whole. */
+struct xfmt_dinode;
+bool rp_data_blocks(struct xr_rp *rp, uint64_t ino, const uint8_t *raw,
+		    const struct xfmt_dinode *d, uint64_t *n);
+
 /* Mark finding fi answered by action; 0 or XERR_NOMEM. */
 int rp_answer(struct xr_rp *rp, int action, size_t fi);
 

@@ -1549,8 +1549,8 @@ int rp_plan_names(struct xr_rp *rp)
 	/* Nothing touched the namespace and the check found it sound: reading
 	 * every directory again would only confirm it. */
 	if (!rp->cleared.used && !rp->new_inodes.used && !rp->root_fixed &&
-	    !namespace_findings(ctx))
-		return 0;
+	    !namespace_findings(ctx) && !(rp_has_pptrs(ctx) && rp->attr_dropped.used))
+		return 0;  /* (an attr fork emptied took its parent pointers with it) */
 again:
 	root_irec = live(&ns, ctx->sb.rootino);
 	if (root_irec == NONE || !is_dir(ctx->irecs[root_irec].mode))

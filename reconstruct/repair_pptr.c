@@ -268,7 +268,7 @@ static int write_one(struct xr_rp *rp, int action, uint64_t ino, const struct rp
 {
 	const struct xfmt_geom *g = &rp->ctx->geom;
 	struct xfmt_attr_sf_in *in = NULL;
-	uint8_t (*vals)[XFMT_ATTR_PPTR_VALUE_LEN] = NULL;
+	uint8_t (*vals)[XFMT_ATTR_PPTR_VALUE_LEN] = NULL, *orig = NULL;
 	struct xa_inode ip;
 	size_t nin = 0, need, dneed, off, sfsize;
 	bool movable;
@@ -284,12 +284,16 @@ static int write_one(struct xr_rp *rp, int action, uint64_t ino, const struct rp
 	}
 	in = calloc(n + 256, sizeof(*in));
 	vals = calloc(n ? n : 1, sizeof(*vals));
-	if (!in || !vals) {
+	/* the kept attributes are read from a copy: the inode's own bytes
+	 * are rewritten below */
+	orig = malloc(ip.len);
+	if (!in || !vals || !orig) {
 		rc = XERR_NOMEM;
 		goto out;
 	}
+	memcpy(orig, ip.raw, ip.len);
 	if (ip.d.has_attr_fork && ip.d.aformat == XFS_DINODE_FMT_LOCAL) {
-		const uint8_t *fork = ip.raw + ip.d.afork_off;
+		const uint8_t *fork = orig + ip.d.afork_off;
 		struct xfmt_attr_sf_iter it;
 		struct xfmt_attr_entry e;
 
@@ -341,6 +345,7 @@ static int write_one(struct xr_rp *rp, int action, uint64_t ino, const struct rp
 out:
 	free(in);
 	free(vals);
+	free(orig);
 	xa_inode_release(&ip);
 	return rc;
 }

@@ -14,6 +14,7 @@
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/file.h"
+#include "analyzer/scan/fork_walk.h"
 #include "formats/dinode.h"
 #include "formats/geom.h"
 #include "reconstruct/plan.h"
@@ -103,6 +104,29 @@ uint64_t rp_attr_blocks(const struct xr_rp *rp, uint64_t ino)
 				n += l->recs[i].len;
 	}
 	return n;
+}
+
+static int count_none(void *arg, const struct xfmt_bmbt_rec *r)
+{
+	(void)arg;
+	(void)r;
+	return 0;
+}
+
+bool rp_data_blocks(struct xr_rp *rp, uint64_t ino, const uint8_t *raw,
+		    const struct xfmt_dinode *d, uint64_t *n)
+{
+	struct xa_fork_result res;
+
+	*n = 0;
+	if (d->format != XFS_DINODE_FMT_EXTENTS && d->format != XFS_DINODE_FMT_BTREE)
+		return d->format == XFS_DINODE_FMT_LOCAL || d->format == XFS_DINODE_FMT_DEV;
+	memset(&res, 0, sizeof(res));
+	if (xa_fork_walk(rp->ctx, ino, raw, d, XA_DATA_FORK, false, count_none, NULL, &res) != 0 ||
+	    !res.complete)
+		return false;
+	*n = res.mapped_blocks + res.bmbt_blocks;
+	return true;
 }
 
 bool rp_is_bmbt_finding(const struct xa_finding *f)
