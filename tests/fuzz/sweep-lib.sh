@@ -35,12 +35,17 @@ sweep_xfsrecon() {
 }
 
 # sweep_base_images DIR [NAME...]: decompress the committed corpus images
-# (all of them, or those NAMEs) into DIR as NAME.img, once.
+# (all of them, or those NAMEs) into DIR as NAME.img, once.  Images of
+# corpus/current (formats xfsprogs 6.1 refuses: run with XFS_DB and
+# XFS_REPAIR of xfsprogs 6.13) are taken only when named.
 sweep_base_images() {
 	sw_dir=$1
 	shift
 	mkdir -p "$sw_dir"
-	for sw_z in "$sweep_srcdir"/corpus/images/*.img.zst; do
+	sw_more=""
+	[ $# -gt 0 ] && sw_more="$sweep_srcdir/corpus/current/*.img.zst"
+	# shellcheck disable=SC2086
+	for sw_z in "$sweep_srcdir"/corpus/images/*.img.zst $sw_more; do
 		[ -f "$sw_z" ] || continue
 		sw_n=$(basename "$sw_z" .img.zst)
 		if [ $# -gt 0 ]; then
