@@ -179,6 +179,16 @@ int xa_ctx_open(struct xa_ctx *ctx, const char *path,
 		return rc;
 	}
 	ctx->image_path = path;
+	/* An external log is a second image: read as given, raw or zstd,
+	 * without a partition table (a log device starts with log records). */
+	if (io && io->logdev) {
+		rc = ximg_open_plain(io->logdev, &ctx->logdev, err, errlen);
+		if (rc) {
+			xa_ctx_release(ctx);
+			return rc;
+		}
+		ctx->logdev_path = io->logdev;
+	}
 	return 0;
 }
 
@@ -199,6 +209,7 @@ void xa_ctx_release(struct xa_ctx *ctx)
 		ximg_free(&ctx->img);
 	ximg_free(&ctx->tail);
 	ximg_free(&ctx->input);
+	ximg_free(&ctx->logdev);
 	ctx->img = NULL;
 	ximg_overlay_free(&ctx->overlay);
 	xa_findings_release(&ctx->findings);

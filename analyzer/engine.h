@@ -163,6 +163,8 @@ struct xa_ctx {
 	struct ximg_overlay *overlay;    /* replayed log changes, or NULL */
 	struct ximg    *tail;            /* a truncated input read to the filesystem's
 	                                    end with zeros (opts.zero_tail), or NULL */
+	const char     *logdev_path;     /* the external log's image (--logdev), or NULL */
+	struct ximg    *logdev;          /* it, opened read-only (evidence too), or NULL */
 	struct xcache  *cache;
 	uint64_t        image_size;      /* bytes of the (partition) image */
 	bool            have_sha256;

@@ -699,6 +699,22 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 			 "xfsprogs 6.13 or later) is checked and read, not yet repaired");
 		return XERR_UNSUPPORTED;
 	}
+	/* An external log is a device of its own, and this repair writes
+	 * only the filesystem's: it must be known clean (given with --logdev),
+	 * or discarded by choice with nothing of it left to replay. */
+	if (ctx->geom.logstart == 0 && !o->zero_log && !ctx->log_checked) {
+		snprintf(err, errlen, ctx->logdev ? "the external log's image could not be read whole "
+			 "(or discard the log with --zero-log, as xfs_repair -L)" :
+			 "the log is on an external device: give its image with --logdev "
+			 "FILE (or discard it with --zero-log, as xfs_repair -L)");
+		return XERR_UNSUPPORTED;
+	}
+	if (ctx->geom.logstart == 0 && ctx->log_dirty) {
+		snprintf(err, errlen, "the external log is dirty, and this repair writes no log device: "
+			 "replay it by mounting the filesystem with it, or clear it (xfs_repair -L -l "
+			 "LOGDEV) first");
+		return XERR_UNSUPPORTED;
+	}
 	xa_findings_sort(&ctx->findings);
 	rp.ctx = ctx;
 	rp.plan = plan;

@@ -42,6 +42,8 @@ struct ximg_open_opts {
 	int      have_offset; /* 1: use offset below instead of the partition table */
 	uint64_t offset;      /* byte offset of the filesystem in the image */
 	const char *badmap;   /* a bad-sector map of the image (badmap.h), or NULL */
+	const char *logdev;   /* the external log device's image (xa_ctx_open opens
+	                         it beside the filesystem), or NULL */
 };
 
 /*
@@ -56,6 +58,9 @@ int ximg_open(const char *path, const struct ximg_open_opts *opts,
 
 /* Backends.  Each returns 0 or a negative xerr; *out is set only on success. */
 int ximg_open_raw(const char *path, struct ximg **out, char *err, size_t errlen);
+/* A zstd file (by its magic) or a raw one, read whole: no partition table,
+ * no metadump (an external log device's image). */
+int ximg_open_plain(const char *path, struct ximg **out, char *err, size_t errlen);
 int ximg_open_zstd(const char *path, struct ximg **out, char *err, size_t errlen);
 /* Memory image over buf; the bytes are copied when copy != 0, else borrowed. */
 int ximg_open_mem(const void *buf, size_t len, int copy, const char *name,

@@ -49,6 +49,12 @@ static int starts_with_xfs(struct ximg *img)
 	return xfmt_get_be32(m) == XFS_SB_MAGIC;
 }
 
+int ximg_open_plain(const char *path, struct ximg **out, char *err, size_t errlen)
+{
+	return file_is_zstd(path) ? ximg_open_zstd(path, out, err, errlen)
+				  : ximg_open_raw(path, out, err, errlen);
+}
+
 int ximg_open(const char *path, const struct ximg_open_opts *opts,
 	      struct ximg **out, char *err, size_t errlen)
 {

@@ -37,7 +37,7 @@ static int read_blocks(struct xa_ctx *ctx, const struct xa_log_pos *pos, uint32_
 	while (n) {
 		uint32_t run = pos->nbb - bb < n ? pos->nbb - bb : n;
 		uint64_t off = pos->start + (uint64_t)bb * BB;
-		int rc = ximg_pread(xa_base_image(ctx), buf, (size_t)run * BB, off);
+		int rc = ximg_pread(pos->img, buf, (size_t)run * BB, off);
 
 		if (rc) {
 			struct xa_loc loc = { XPROB_HAS_BYTE, 0, 0, 0, off, "log" };
@@ -61,12 +61,25 @@ int xa_log_locate(const struct xa_ctx *ctx, struct xa_log_pos *pos)
 	const struct xfmt_geom *g = &ctx->geom;
 	uint64_t nbb;
 
-	if (ctx->geom_source == XA_GEOM_NONE || g->logstart == 0 ||
-	    !xfmt_geom_fsb_valid(g, g->logstart))
+	if (ctx->geom_source == XA_GEOM_NONE)
 		return 1;
-	pos->start = xfmt_geom_fsb_byte(g, g->logstart);
+	/* An external log (logstart 0) starts at the log device's first
+	 * byte, when one was given. */
+	if (g->logstart == 0) {
+		if (!ctx->logdev)
+			return 1;
+		pos->img = ctx->logdev;
+		pos->start = 0;
+		pos->external = true;
+	} else {
+		if (!xfmt_geom_fsb_valid(g, g->logstart))
+			return 1;
+		pos->img = xa_base_image(ctx);
+		pos->start = xfmt_geom_fsb_byte(g, g->logstart);
+		pos->external = false;
+	}
 	nbb = ((uint64_t)g->logblocks << g->blocklog) / BB;
-	if (nbb < 2 || nbb > UINT32_MAX || pos->start + nbb * BB > xa_base_image(ctx)->size)
+	if (nbb < 2 || nbb > UINT32_MAX || pos->start + nbb * BB > pos->img->size)
 		return 1;
 	pos->nbb = (uint32_t)nbb;
 	return 0;
@@ -283,7 +296,7 @@ static int read_quiet(struct xa_ctx *ctx, const struct xa_log_pos *pos, uint32_t
 {
 	while (n) {
 		uint32_t run = pos->nbb - bb < n ? pos->nbb - bb : n;
-		int rc = ximg_pread(xa_base_image(ctx), buf, (size_t)run * BB,
+		int rc = ximg_pread(pos->img, buf, (size_t)run * BB,
 				    pos->start + (uint64_t)bb * BB);
 
 		if (rc)

@@ -24,6 +24,8 @@
 
 #include "formats/log.h"
 
+struct ximg;
+
 struct xa_ctx;
 
 /* In-core log buffers that can be in flight at once: the records a torn
@@ -35,8 +37,11 @@ struct xa_ctx;
 #define XA_LOG_TORN_WINDOW (XA_LOG_MAX_ICLOGS * (XLOG_MAX_RECORD_BYTES / 512u))
 
 struct xa_log_pos {
-	uint64_t start;  /* filesystem byte of log block 0 */
+	struct ximg *img; /* the image holding the log: the filesystem's, or the
+	                     external log device's */
+	uint64_t start;  /* byte of log block 0 in img */
 	uint32_t nbb;    /* log size in 512-byte blocks */
+	bool     external;
 };
 
 struct xa_log_bounds {

@@ -16,6 +16,7 @@
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
+#include "analyzer/io/image.h"
 #include "analyzer/io/overlay.h"
 #include "analyzer/scan/passes.h"
 
@@ -26,9 +27,24 @@ int xa_pass_log(struct xa_ctx *ctx)
 	struct ximg_overlay *ov = NULL;
 	int rc;
 
-	if (xa_log_locate(ctx, &ls->pos) != 0)
-		return 0;  /* external log, or a bad logstart the sb verifier reported */
-	loc.agno = xfmt_geom_fsb_agno(&ctx->geom, ctx->geom.logstart);
+	if (xa_log_locate(ctx, &ls->pos) != 0) {
+		/* An external log nobody gave: say it went unread (it may be
+		 * dirty).  Else a bad logstart the sb verifier reported. */
+		if (ctx->geom_source != XA_GEOM_NONE && ctx->geom.logstart == 0) {
+			loc.has = 0;
+			xa_report(ctx, &loc, ctx->logdev ? XP_logExternalTooSmall : XP_logExternalUnread,
+				  NULL, ((uint64_t)ctx->geom.logblocks << ctx->geom.blocklog),
+				  ctx->logdev ? ctx->logdev->size : 0,
+				  ctx->logdev ? XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED : 0);
+		}
+		return 0;
+	}
+	if (ls->pos.external) {
+		loc.has = XPROB_HAS_BYTE;
+		loc.what = "external log";
+	} else {
+		loc.agno = xfmt_geom_fsb_agno(&ctx->geom, ctx->geom.logstart);
+	}
 	loc.byte = ls->pos.start;
 	rc = xa_log_find(ctx, &ls->pos, &ls->bounds);
 	if (rc == XERR_NOMEM)
