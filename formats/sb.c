@@ -578,9 +578,14 @@ static void check_rt(struct sbv *v)
 		sbv_val(v, XP_sbBadRextsize, "rextslog", SB_REXTSLOG,
 			rexts ? (uint64_t)highbit64(rexts) : 0, sb->rextslog);
 	if (v->bs_ok) {
-		uint64_t per = (uint64_t)8 << v->blog;  /* bits per bitmap block */
+		/* bits per bitmap block; with a metadir tree the realtime
+		 * groups have a bitmap each, its blocks behind a 48-byte
+		 * header (xfs_rtbuf_blkinfo) */
+		bool groups = v->v5 && (sb->features_incompat & XFS_SB_FEAT_INCOMPAT_METADIR);
+		uint64_t per = groups ? (((uint64_t)1 << v->blog) - 48) * 8 : (uint64_t)8 << v->blog;
+		uint64_t covered = groups ? sb->rgextents : sb->rextents;
 
-		rbm = sb->rextents / per + (sb->rextents % per != 0);
+		rbm = covered / per + (covered % per != 0);
 		if (sb->rbmblocks != rbm)
 			sbv_val(v, XP_sbBadRextsize, "rbmblocks", SB_RBMBLOCKS, rbm, sb->rbmblocks);
 	}
