@@ -14,6 +14,7 @@
 #include "analyzer/model/file.h"
 #include "analyzer/model/inode_alloc.h"
 #include "analyzer/model/orphans.h"
+#include "analyzer/model/pptr_path.h"
 #include "analyzer/model/tree.h"
 #include "analyzer/report/escape.h"
 #include "cli/message_streams.h"
@@ -212,8 +213,25 @@ int xc_cmd_ls_orphans(struct xa_ctx *ctx, const struct xc_ls_opts *o, FILE *out,
 		struct xa_inode ip;
 		bool incomplete = false, have = xa_inode_read(ctx, tops[i], &ip) == 0;
 
+		char shown[48 + 32 + XA_PPTR_PATH_MAX];
+
 		snprintf(base, sizeof(base), "orphan:%" PRIu64, tops[i]);
-		print_entry(ctx, out, base, tops[i], have ? &ip : NULL, o->longfmt,
+		/* -l: where its parent pointers say it was */
+		snprintf(shown, sizeof(shown), "%s", base);
+		if (o->longfmt) {
+			char was[XA_PPTR_PATH_MAX];
+			int prc = xa_pptr_path(ctx, tops[i], was, sizeof(was));
+
+			if (prc < 0) {
+				rc = prc;
+				if (have)
+					xa_inode_release(&ip);
+				break;
+			}
+			if (prc == 1)
+				snprintf(shown, sizeof(shown), "%s (parent pointers: %s)", base, was);
+		}
+		print_entry(ctx, out, shown, tops[i], have ? &ip : NULL, o->longfmt,
 			    o->null ? '\0' : '\n');
 		if (have && (ip.d.mode & 0170000u) == 0040000u && o->recursive) {
 			rc = xa_tree_walk(ctx, tops[i], base, true, ls_entry, &st, msgs, &incomplete);
