@@ -16,7 +16,8 @@
 #   - name each restored entry in R's <reattached> with source
 #     "parent-pointer", and R must validate.
 # Before that, on the clean image: check reports nothing, `show attr` prints
-# the parent pointers as xfs_db 6.13 does, `stat` gives them by name.
+# the parent pointers as xfs_db 6.13 does, `stat` gives them by name; and on
+# each damaged one, `ls --orphans -l` names every orphan's former place.
 # A last case also spoils one child's parent pointer (a generation its
 # directory never had): that child alone goes to lost+found, and its parent
 # pointer is written again to say so (xfs_repair 6.13 -n is the judge).
@@ -106,6 +107,12 @@ run_case() {
 	fi
 	dino=$(destroy "$c.img" "$2")
 	case $dino in ''|*[!0-9]*) fail "$1: could not destroy $2: $dino" ;; esac
+	# before the repair: every orphan says where its parent pointer put it
+	"$X" ls --orphans -l "$c.img" > "$c.orph" 2>/dev/null
+	tops=$(wc -l < "$c.orph")
+	placed=$(grep -c "(parent pointers: <inode $dino>/[^/]*)\$" "$c.orph")
+	[ "$tops" -gt 0 ] && [ "$placed" -eq "$tops" ] ||
+		fail "$1: ls --orphans -l places $placed of its $tops orphans under inode $dino"
 	"$X" repair "$c.img" -o "$c.out" --report "$c.xml" > "$c.rep" 2>&1
 	rc=$?
 	[ $rc -eq 1 ] || fail "$1: repair exits $rc: $(tail -3 "$c.rep")"
