@@ -142,3 +142,18 @@ populate_light() {
 	done
 	setfattr -n user.tag -v evidence "$mnt/home/user/notes.txt"
 }
+
+# populate_attr_blocks: under $mnt/attrs (which must exist), "leaf" with 60
+# attributes (a leaf block) and "remote" with one value of 4200 bytes (a
+# remote value block).
+populate_attr_blocks() {
+	: > "$mnt/attrs/leaf"
+	i=0
+	while [ $i -lt 60 ]; do
+		setfattr -n "user.attribute-number-$i" -v "value-of-attribute-$i" "$mnt/attrs/leaf"
+		i=$((i + 1))
+	done
+	: > "$mnt/attrs/remote"
+	big=$(awk 'BEGIN { s = ""; for (i = 0; i < 600; i++) s = s sprintf("r%05d-", i); print s }')
+	setfattr -n user.big -v "$big" "$mnt/attrs/remote"
+}

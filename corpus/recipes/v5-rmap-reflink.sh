@@ -49,15 +49,7 @@ mkdir "$mnt/attrs"
 : > "$mnt/attrs/local"
 setfattr -n user.colour -v blue "$mnt/attrs/local"
 setfattr -n trusted.note -v fixed "$mnt/attrs/local"
-: > "$mnt/attrs/leaf"
-i=0
-while [ $i -lt 60 ]; do
-	setfattr -n "user.attribute-number-$i" -v "value-of-attribute-$i" "$mnt/attrs/leaf"
-	i=$((i + 1))
-done
-: > "$mnt/attrs/remote"
-big=$(awk 'BEGIN { s = ""; for (i = 0; i < 600; i++) s = s sprintf("r%05d-", i); print s }')
-setfattr -n user.big -v "$big" "$mnt/attrs/remote"
+populate_attr_blocks
 
 # /many: one AG with two-level btrees of every kind
 mkdir "$mnt/many"

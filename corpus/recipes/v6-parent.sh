@@ -36,15 +36,7 @@ ln "$mnt/links/shared" "$mnt/dirs/short/shared-as-well"
 # attributes: its parent pointer beside user attributes in leaf form, and
 # a remote value
 mkdir "$mnt/attrs"
-: > "$mnt/attrs/leaf"
-i=0
-while [ $i -lt 60 ]; do
-	setfattr -n "user.attribute-number-$i" -v "value-of-attribute-$i" "$mnt/attrs/leaf"
-	i=$((i + 1))
-done
-: > "$mnt/attrs/remote"
-big=$(awk 'BEGIN { s = ""; for (i = 0; i < 600; i++) s = s sprintf("r%05d-", i); print s }')
-setfattr -n user.big -v "$big" "$mnt/attrs/remote"
+populate_attr_blocks
 
 # symlinks, inline and remote
 ln -s ../etc/motd "$mnt/links/short"
