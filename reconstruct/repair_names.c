@@ -337,8 +337,9 @@ static int add_pptr_entries(struct ns *ns, struct ns_dir *d)
 	struct xr_rp *rp = ns->rp;
 	const struct rp_pptrs *x = &rp->pptrs;
 	const struct rp_pptr *prev = NULL;
+	struct xa_u64set named = { 0 };
 	struct xa_inode ip;
-	size_t first, n, *idx;
+	size_t first, n, *idx, nidx = 0;
 	uint32_t gen;
 	int rc;
 
@@ -358,21 +359,36 @@ static int add_pptr_entries(struct ns *ns, struct ns_dir *d)
 	idx = malloc((d->n + 1) * sizeof(*idx));
 	if (!idx)
 		return XERR_NOMEM;
-	for (size_t k = 0; k < d->n; k++)
-		idx[k] = d->first + k;
+	/* the names it holds that stand: an entry naming no live inode (a
+	 * damaged inode number) gives its name up to the parent pointer */
+	for (size_t k = 0; k < d->n; k++) {
+		uint64_t ino = ns->ents[d->first + k].ino;
+
+		if (!xfmt_dir2_ino_ok(&ns->ctx->geom, ino) || live(ns, ino) == NONE)
+			continue;
+		idx[nidx++] = d->first + k;
+		if (xa_u64set_add(&named, ino) < 0) {
+			free(idx);
+			xa_u64set_release(&named);
+			return XERR_NOMEM;
+		}
+	}
 	sort_ns = ns;
-	if (d->n > 1)
-		qsort(idx, d->n, sizeof(*idx), cmp_ent_name);
+	if (nidx > 1)
+		qsort(idx, nidx, sizeof(*idx), cmp_ent_name);
 	for (size_t i = first; i < first + n; i++) {
 		const struct rp_pptr *p = &x->v[i];
 		const uint8_t *name = x->names + p->name_off;
 		size_t t = live(ns, p->child);
 		struct ns_ent *e;
 
+		/* a child the directory still names (under another name, a
+		 * damaged one maybe) keeps that entry: no second name is made */
 		if (p->gen != gen || t == NONE || p->child == d->ino ||
+		    xa_u64set_has(&named, p->child) ||
 		    p->child == ns->ctx->sb.rootino || xa_is_metadata_inode(ns->ctx, p->child) ||
 		    !xfmt_dir2_name_ok(name, p->namelen) ||
-		    find_name(ns, idx, d->n, name, p->namelen) != NONE ||
+		    find_name(ns, idx, nidx, name, p->namelen) != NONE ||
 		    (prev && prev->namelen == p->namelen &&
 		     !memcmp(x->names + prev->name_off, name, p->namelen)))
 			continue;
@@ -380,6 +396,7 @@ static int add_pptr_entries(struct ns *ns, struct ns_dir *d)
 		if (xa_grow((void **)&ns->ents, &ns->ents_cap, ns->nents + 1, sizeof(*ns->ents)) ||
 		    xa_grow((void **)&ns->names, &ns->names_cap, ns->nnames + p->namelen, 1)) {
 			free(idx);
+			xa_u64set_release(&named);
 			return XERR_NOMEM;
 		}
 		e = &ns->ents[ns->nents++];
@@ -396,6 +413,7 @@ static int add_pptr_entries(struct ns *ns, struct ns_dir *d)
 	/* d's entries grew at the end of the pool: d is the last directory */
 	d->n += d->from_pptr;
 	free(idx);
+	xa_u64set_release(&named);
 	return 0;
 }
 
@@ -511,8 +529,11 @@ static int filter_entries(struct ns *ns)
 		for (size_t k = 1; k < d->n; k++) {
 			struct ns_ent *a = &ns->ents[idx[k - 1]], *b = &ns->ents[idx[k]];
 
+			/* (an entry already dropped, for a dead target, does
+			 * not take the name from a good one) */
 			if (a->namelen == b->namelen &&
-			    !memcmp(ent_name(ns, a), ent_name(ns, b), a->namelen) && b->keep) {
+			    !memcmp(ent_name(ns, a), ent_name(ns, b), a->namelen) && b->keep &&
+			    a->keep) {
 				b->keep = false;
 				d->rewrite = true;
 			}

@@ -372,7 +372,8 @@ static int answer_pptr_findings(struct xr_rp *rp, int action, uint64_t ino)
 int rp_pptr_write(struct xr_rp *rp, struct rp_pptr_want *w, size_t n)
 {
 	struct rp_pptrs *x = &rp->pptrs;
-	size_t *have = NULL, hi = 0, written = 0, failed = 0, added = 0, removed = 0;
+	struct xa_u64set flagged = { 0 };
+	size_t *have = NULL, hi = 0, written = 0, failed = 0, added = 0, removed = 0, settled = 0;
 	int action = -1, rc;
 
 	if (!rp_has_pptrs(rp->ctx))
@@ -382,9 +383,21 @@ int rp_pptr_write(struct xr_rp *rp, struct rp_pptr_want *w, size_t n)
 		return rc;
 	if (n > 1)
 		qsort(w, n, sizeof(*w), cmp_want);
+	/* the inodes the check found parent pointer faults in */
+	for (size_t i = 0; i < rp->ctx->findings.count; i++) {
+		const struct xa_finding *f = &rp->ctx->findings.items[i];
+
+		if ((f->p.has & XPROB_HAS_INO) && xprob_fix_of(f->p.code) == XFIX_PARENT_POINTERS &&
+		    xa_u64set_add(&flagged, f->p.ino) < 0) {
+			xa_u64set_release(&flagged);
+			return XERR_NOMEM;
+		}
+	}
 	have = malloc((x->n ? x->n : 1) * sizeof(*have));
-	if (!have)
+	if (!have) {
+		xa_u64set_release(&flagged);
 		return XERR_NOMEM;
+	}
 	for (size_t i = 0; i < x->n; i++)
 		have[i] = i;
 	sort_x = x;
@@ -420,7 +433,21 @@ int rp_pptr_write(struct xr_rp *rp, struct rp_pptr_want *w, size_t n)
 				b++;
 			}
 		}
-		if (same != wn || same != hn) {
+		if (same == wn && same == hn && xa_u64set_has(&flagged, child)) {
+			/* a finding the repaired tree settled (an entry given back
+			 * from this very parent pointer): nothing to write */
+			if (action < 0) {
+				action = xr_plan_action(rp->plan, XR_ACT_WRITE_PARENT_POINTERS, XR_NO_AG, 0,
+							"parent pointers written to name each inode's "
+							"directory entries in the repaired tree");
+				if (action < 0) {
+					rc = action;
+					break;
+				}
+			}
+			settled++;
+			rc = answer_pptr_findings(rp, action, child);
+		} else if (same != wn || same != hn) {
 			if (action < 0) {
 				action = xr_plan_action(rp->plan, XR_ACT_WRITE_PARENT_POINTERS, XR_NO_AG, 0,
 							"parent pointers written to name each inode's "
@@ -444,6 +471,7 @@ int rp_pptr_write(struct xr_rp *rp, struct rp_pptr_want *w, size_t n)
 		hi += hn;
 	}
 	free(have);
+	xa_u64set_release(&flagged);
 	rp->pptrs.written = written;
 	rp->pptrs.unwritten = failed;
 	rp->pptrs.added = added;
@@ -451,7 +479,9 @@ int rp_pptr_write(struct xr_rp *rp, struct rp_pptr_want *w, size_t n)
 	if (!rc && action >= 0)
 		rc = xr_plan_action_append(rp->plan, action,
 					 "; %zu inodes rewritten (%zu parent pointers added, %zu "
-					 "removed)%s", written, added, removed,
+					 "removed)%s%s", written, added, removed,
+					 settled ? "; some already agree with the entries given back "
+						   "from them" : "",
 					 failed ? ", some left: their attributes are not in short form "
 						  "or do not fit beside the data fork" : "");
 	return rc < 0 ? rc : 0;
