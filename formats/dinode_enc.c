@@ -115,6 +115,9 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_
 			flags2 &= ~XFS_DIFLAG2_BIGTIME;
 		if (type != XFMT_S_IFREG && type != XFMT_S_IFDIR)
 			flags2 &= ~XFS_DIFLAG2_DAX;
+		/* a metadata file only where a metadir tree can hold one */
+		if (!xfmt_geom_has_metadir(g) || (type != XFMT_S_IFREG && type != XFMT_S_IFDIR))
+			flags2 &= ~XFS_DIFLAG2_METADATA;
 		if (!(flags2 & XFS_DIFLAG2_COWEXTSIZE) || cowext == 0 || cowext > HINT_MAX ||
 		    cowext > g->agblocks / 2) {
 			flags2 &= ~XFS_DIFLAG2_COWEXTSIZE;
