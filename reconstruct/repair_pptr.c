@@ -369,6 +369,17 @@ static int answer_pptr_findings(struct xr_rp *rp, int action, uint64_t ino)
 	return 0;
 }
 
+/* The write-parent-pointers action, made on first need; 0 or an xerr. */
+static int the_action(struct xr_rp *rp, int *action)
+{
+	if (*action >= 0)
+		return 0;
+	*action = xr_plan_action(rp->plan, XR_ACT_WRITE_PARENT_POINTERS, XR_NO_AG, 0,
+				 "parent pointers written to name each inode's directory entries "
+				 "in the repaired tree");
+	return *action < 0 ? *action : 0;
+}
+
 int rp_pptr_write(struct xr_rp *rp, struct rp_pptr_want *w, size_t n)
 {
 	struct rp_pptrs *x = &rp->pptrs;
@@ -436,27 +447,15 @@ int rp_pptr_write(struct xr_rp *rp, struct rp_pptr_want *w, size_t n)
 		if (same == wn && same == hn && xa_u64set_has(&flagged, child)) {
 			/* a finding the repaired tree settled (an entry given back
 			 * from this very parent pointer): nothing to write */
-			if (action < 0) {
-				action = xr_plan_action(rp->plan, XR_ACT_WRITE_PARENT_POINTERS, XR_NO_AG, 0,
-							"parent pointers written to name each inode's "
-							"directory entries in the repaired tree");
-				if (action < 0) {
-					rc = action;
-					break;
-				}
-			}
+			rc = the_action(rp, &action);
+			if (rc)
+				break;
 			settled++;
 			rc = answer_pptr_findings(rp, action, child);
 		} else if (same != wn || same != hn) {
-			if (action < 0) {
-				action = xr_plan_action(rp->plan, XR_ACT_WRITE_PARENT_POINTERS, XR_NO_AG, 0,
-							"parent pointers written to name each inode's "
-							"directory entries in the repaired tree");
-				if (action < 0) {
-					rc = action;
-					break;
-				}
-			}
+			rc = the_action(rp, &action);
+			if (rc)
+				break;
 			rc = write_one(rp, action, child, w + wi, wn);
 			if (rc == 1) {
 				written++;
