@@ -189,6 +189,14 @@ int xa_ctx_open(struct xa_ctx *ctx, const char *path,
 		}
 		ctx->logdev_path = io->logdev;
 	}
+	if (io && io->rtdev) {
+		rc = ximg_open_plain(io->rtdev, &ctx->rtdev, err, errlen);
+		if (rc) {
+			xa_ctx_release(ctx);
+			return rc;
+		}
+		ctx->rtdev_path = io->rtdev;
+	}
 	return 0;
 }
 
@@ -210,6 +218,7 @@ void xa_ctx_release(struct xa_ctx *ctx)
 	ximg_free(&ctx->tail);
 	ximg_free(&ctx->input);
 	ximg_free(&ctx->logdev);
+	ximg_free(&ctx->rtdev);
 	ctx->img = NULL;
 	ximg_overlay_free(&ctx->overlay);
 	xa_findings_release(&ctx->findings);

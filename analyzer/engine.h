@@ -165,6 +165,9 @@ struct xa_ctx {
 	                                    end with zeros (opts.zero_tail), or NULL */
 	const char     *logdev_path;     /* the external log's image (--logdev), or NULL */
 	struct ximg    *logdev;          /* it, opened read-only (evidence too), or NULL */
+	const char     *rtdev_path;      /* the realtime device's image (--rtdev), or NULL */
+	struct ximg    *rtdev;           /* it, opened read-only, or NULL: realtime
+	                                    files' data reads as unreadable then */
 	struct xcache  *cache;
 	uint64_t        image_size;      /* bytes of the (partition) image */
 	bool            have_sha256;

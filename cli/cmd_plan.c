@@ -163,6 +163,7 @@ static int store(const struct xc_cmd_plan_opts *o, struct xa_ctx *ctx, const str
 	}
 	guard.in_path[0] = ctx->image_path;
 	guard.in_path[1] = ctx->logdev_path;
+	guard.in_path[2] = ctx->rtdev_path;
 	guard.in_fd = ximg_raw_fd(ctx->input);
 	guard.in_fd_set = guard.in_fd >= 0;
 	rc = xr_pf_save(o->out, XR_PF_PLAN, index, ilen, payload, plen, o->force, &guard, id, err,

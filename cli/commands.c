@@ -14,7 +14,8 @@
 /* How every command that opens an image may be told where the filesystem
  * is, and how a dirty log is read. */
 #define IMAGE_OPTS { XC_OPT_OFFSET, NULL }, { XC_OPT_PARTITION, NULL }, \
-	{ XC_OPT_BADMAP, NULL }, { XC_OPT_LOGDEV, NULL }, { XC_OPT_NO_REPLAY, NULL }, { XC_OPT_PROGRESS, "report pass and AG progress on standard error" }
+	{ XC_OPT_BADMAP, NULL }, { XC_OPT_LOGDEV, NULL }, { XC_OPT_RTDEV, NULL }, \
+	{ XC_OPT_NO_REPLAY, NULL }, { XC_OPT_PROGRESS, "report pass and AG progress on standard error" }
 
 static const struct xc_cmd_option info_opts[] = {
 	IMAGE_OPTS,

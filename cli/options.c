@@ -79,6 +79,9 @@ const struct xc_option xc_options[XC_OPT_COUNT] = {
 	[XC_OPT_LOGDEV] = { "logdev", 0, "FILE",
 			     "the external log device's image (raw or zstd) of a filesystem whose "
 			     "log is not inside it: checked and replayed like an internal one" },
+	[XC_OPT_RTDEV] = { "rtdev", 0, "FILE",
+			    "the realtime device's image (raw or zstd): realtime files' data is "
+			    "read there (without it, it is named unreadable, never guessed)" },
 	[XC_OPT_ORPHANS] = { "orphans", 0, NULL,
 			      "the allocated inodes no path from the root reaches, as \"orphan:INODE\" "
 			      "(an unreachable directory with its tree); the image is checked first" },
@@ -117,6 +120,7 @@ static int take_value(struct xc_args *a, enum xc_opt o, const char *v, FILE *err
 	case XC_OPT_MANIFEST: a->manifest = v; break;
 	case XC_OPT_BADMAP: a->io.badmap = v; break;
 	case XC_OPT_LOGDEV: a->io.logdev = v; break;
+	case XC_OPT_RTDEV: a->io.rtdev = v; break;
 	case XC_OPT_OFFSET:
 		if (xc_parse_u64(v, &n)) {
 			fprintf(err, "xfsrecon: --offset needs a byte count, not '%s'\n", v);

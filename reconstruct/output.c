@@ -107,6 +107,7 @@ static int open_out(struct out *w)
 	oo.in_fd_set = oo.in_fd >= 0;
 	oo.in_path[0] = w->ctx->image_path;
 	oo.in_path[1] = w->ctx->logdev_path;  /* the external log is evidence too */
+	oo.in_path[2] = w->ctx->rtdev_path;   /* and the realtime device */
 	rc = ximg_out_open(w->path, &oo, &w->fd, &w->created, &w->is_blk, w->err, w->errlen);
 	if (rc)
 		return rc;

@@ -44,6 +44,7 @@ struct ximg_open_opts {
 	const char *badmap;   /* a bad-sector map of the image (badmap.h), or NULL */
 	const char *logdev;   /* the external log device's image (xa_ctx_open opens
 	                         it beside the filesystem), or NULL */
+	const char *rtdev;    /* the realtime device's image, likewise, or NULL */
 };
 
 /*

@@ -103,6 +103,7 @@ struct collect {
 	struct xa_extents       *ex;
 	const struct xfmt_geom  *g;
 	size_t                   max;
+	uint64_t                 rblocks;   /* the realtime device's size in blocks */
 };
 
 static int collect_rec(void *arg, const struct xfmt_bmbt_rec *r)
@@ -110,9 +111,12 @@ static int collect_rec(void *arg, const struct xfmt_bmbt_rec *r)
 	struct collect *c = arg;
 	struct xa_extents *ex = c->ex;
 
-	/* Keep only mappings that are usable as they stand. */
-	if (r->blockcount == 0 || !xfmt_geom_fsb_valid(c->g, r->startblock) ||
-	    !xfmt_geom_fsb_valid(c->g, r->startblock + r->blockcount - 1) ||
+	/* Keep only mappings that are usable as they stand (a realtime
+	 * file's inside the realtime device). */
+	if (r->blockcount == 0 ||
+	    (ex->realtime ? r->startblock >= c->rblocks || r->blockcount > c->rblocks - r->startblock
+			  : !xfmt_geom_fsb_valid(c->g, r->startblock) ||
+			    !xfmt_geom_fsb_valid(c->g, r->startblock + r->blockcount - 1)) ||
 	    (ex->n && ex->v[ex->n - 1].startoff + ex->v[ex->n - 1].blockcount > r->startoff)) {
 		ex->complete = false;
 		return 0;
@@ -143,8 +147,10 @@ int xa_extents_load(struct xa_ctx *ctx, const struct xa_inode *ip, int whichfork
 
 	memset(out, 0, sizeof(*out));
 	out->complete = true;
+	out->realtime = whichfork == XA_DATA_FORK && (ip->d.flags & XFS_DIFLAG_REALTIME);
 	c.ex = out;
 	c.g = &ctx->geom;
+	c.rblocks = ctx->sb.rblocks;
 	/* A file cannot map more extents than the filesystem has blocks. */
 	c.max = ctx->geom.dblocks < SIZE_MAX / 2 ? (size_t)ctx->geom.dblocks : SIZE_MAX / 2;
 	rc = xa_fork_walk(ctx, ip->ino, ip->raw, &ip->d, whichfork, false, collect_rec, &c, &res);
@@ -198,6 +204,27 @@ int xa_file_pread(struct xa_ctx *ctx, const struct xa_extents *ex, void *buf, si
 		r = xa_extents_find(ex, fblock);
 		if (!r || r->unwritten) {
 			memset(p, 0, n);
+		} else if (ex->realtime) {
+			/* the realtime device: read where --rtdev gave it, else
+			 * unreadable (never the data device's bytes there) */
+			uint64_t rtb = r->startblock + (fblock - r->startoff);
+			uint64_t left = r->startoff + r->blockcount - fblock;
+			uint64_t byte = (rtb << g->blocklog) + in_block;
+			uint64_t run = (left << g->blocklog) - in_block;
+			int rc = XERR_IO;
+
+			if (run > len)
+				run = len;
+			n = (size_t)run;
+			if (ctx->rtdev && byte <= ctx->rtdev->size && n <= ctx->rtdev->size - byte)
+				rc = ximg_pread(ctx->rtdev, p, n, byte);
+			if (rc == XERR_NOMEM)
+				return rc;
+			if (rc) {
+				memset(p, 0, n);
+				if (missing)
+					missing(arg, off, n);
+			}
 		} else {
 			uint64_t fsb = r->startblock + (fblock - r->startoff);
 			uint64_t left = r->startoff + r->blockcount - fblock;

@@ -29,6 +29,8 @@ struct xa_extents {
 	struct xfmt_bmbt_rec *v;
 	size_t                n, cap;
 	bool                  complete;   /* the whole map could be read */
+	bool                  realtime;   /* a realtime file's data: the blocks are
+	                                     the realtime device's, numbered from 0 */
 };
 
 /*
