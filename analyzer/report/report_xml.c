@@ -106,6 +106,7 @@ static const struct feat_name {
 	{ FW_INCOMPAT,     XFS_SB_FEAT_INCOMPAT_NREXT64,     "nrext64" },
 	{ FW_INCOMPAT,     XFS_SB_FEAT_INCOMPAT_EXCHRANGE,   "exchrange" },
 	{ FW_INCOMPAT,     XFS_SB_FEAT_INCOMPAT_PARENT,      "parent" },
+	{ FW_INCOMPAT,     XFS_SB_FEAT_INCOMPAT_METADIR,     "metadir" },
 	{ FW_LOG_INCOMPAT, XFS_SB_FEAT_INCOMPAT_LOG_XATTRS,  "logxattrs" },
 };
 

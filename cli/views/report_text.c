@@ -73,7 +73,7 @@ static const struct feat_name feat_names[] = {
 	{ 2, 0x8, "inobtcount" },
 	{ 3, 0x01, "ftype" },      { 3, 0x02, "sparse" },    { 3, 0x04, "metauuid" },
 	{ 3, 0x08, "bigtime" },    { 3, 0x10, "needsrepair" }, { 3, 0x20, "nrext64" },
-	{ 3, 0x40, "exchrange" },  { 3, 0x80, "parent" },
+	{ 3, 0x40, "exchrange" },  { 3, 0x80, "parent" },     { 3, 0x100, "metadir" },
 };
 
 void xc_features_string(const struct xa_ctx *ctx, char *buf, size_t len)
