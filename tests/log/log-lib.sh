@@ -236,9 +236,21 @@ timeline_check() {
 	fi
 	tr '\0' '\n' < "$3.long" | awk '{ p = $0; for (k = 0; k < 7; k++) sub(/^[^ ]+ /, "", p); print $1, p }' \
 		> "$SCR/k.inopath"
-	awk -v touched="$SCR/imgs/$2.touched" -v kernel="$SCR/k.inopath" '
+	# The touched inodes the log still holds, by xfs_logprint's inode items
+	# (an oracle of its own): a busy machine lets the kernel write back the
+	# first transactions before the snapshot, the log's tail moves past
+	# them, and their inodes have no event left to show.  Without
+	# xfs_logprint every touched inode is required.
+	: > "$SCR/lp.ino"
+	if command -v xfs_logprint > /dev/null 2>&1; then
+		xfs_logprint -t "$1" 2> /dev/null |
+			sed -n 's/.*INODE:.* ino:0x\([0-9a-fA-F]*\).*/\1/p' | sort -u |
+			while read -r h; do printf '%d\n' "0x$h"; done > "$SCR/lp.ino"
+	fi
+	awk -v touched="$SCR/imgs/$2.touched" -v kernel="$SCR/k.inopath" -v held="$SCR/lp.ino" '
 		BEGIN {
 			while ((getline l < kernel) > 0) { i = l; sub(/ .*/, "", i); p = substr(l, length(i) + 2); kp[p] = i }
+			while ((getline l < held) > 0) { inlog[l] = 1; nheld++ }
 		}
 		{
 			if (!match($0, / inode [0-9]+( |$)/)) next
@@ -256,7 +268,9 @@ timeline_check() {
 		}
 		END {
 			while ((getline l < touched) > 0) {
-				i = l; sub(/ .*/, "", i); p = substr(l, length(i) + 2); tot++
+				i = l; sub(/ .*/, "", i); p = substr(l, length(i) + 2)
+				if (nheld && !(i in inlog)) continue
+				tot++
 				if (!((i " " p) in has) && !(p in dir)) { miss++; if (miss <= 3) print "missing: " l }
 			}
 			for (p in last) {
@@ -271,6 +285,7 @@ timeline_check() {
 		NF != 11 || $1 != "0" { bad++ } END { if (NR != n || bad) exit 1 }' ||
 		mismatch "$2" "log --bodyfile" "not one well-formed body line per event"
 	set -- $(tail -1 "$SCR/tl.out") "$2"
+	echo "timeline: $5: $2 of the $3 touched inodes the log holds have their events"
 	if [ "$2" != "$3" ] || [ "$4" -ne 0 ]; then
 		mismatch "$5" "log events" "$2 of $3 touched inodes found, $4 paths disagree with the kernel: $(grep -v '^summary' "$SCR/tl.out" | head -3 | tr '\n' ';')"
 	fi
