@@ -18,6 +18,7 @@
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/bitmap.h"
+#include "formats/block.h"
 #include "formats/btrec.h"
 #include "formats/endian.h"
 
@@ -167,10 +168,13 @@ static void check_siblings(struct walk_state *st, uint32_t agbno, unsigned level
  * first_key holds its lowest key and high its highest (rmap) key, when
  * have_first / have_high say so.
  */
-/* Does the block carry the magic of another btree than the one walked? */
+/* Does the block carry the magic of another btree than the one walked, or
+ * is it plainly something else: inodes, or (v5, where the magic comes with
+ * an owner and a CRC) a directory, attribute or symlink block? */
 static bool foreign_block(const struct xa_walk *w, const uint8_t *buf, size_t len)
 {
 	bool v5 = w->ctx->geom.v5;
+	enum xfmt_blk_kind k;
 	uint32_t magic;
 
 	if (len < 4)
@@ -181,7 +185,9 @@ static bool foreign_block(const struct xa_walk *w, const uint8_t *buf, size_t le
 	for (int bt = 0; bt < XFMT_BT_COUNT; bt++)
 		if (bt != (int)w->bt && magic && magic == xfmt_bt_magic((enum xfmt_btnum)bt, v5))
 			return true;
-	return false;
+	k = xfmt_blk_classify(buf, len, xfmt_blk_ver_of(v5));
+	return k == XFMT_BLK_INODES ||
+	       (v5 && k >= XFMT_BLK_DIR_BLOCK && k <= XFMT_BLK_SYMLINK);
 }
 
 static void walk_block(struct walk_state *st, uint32_t agbno, unsigned level, bool is_root,
