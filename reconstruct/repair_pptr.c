@@ -159,23 +159,38 @@ size_t rp_pptr_children(const struct rp_pptrs *x, uint64_t parent, size_t *first
 	return end - lo;
 }
 
+static int cmp_u32(const void *l, const void *r)
+{
+	uint32_t a = *(const uint32_t *)l, b = *(const uint32_t *)r;
+
+	return (a > b) - (a < b);
+}
+
 size_t rp_pptr_gen_vote(const struct rp_pptrs *x, uint64_t parent, uint32_t *gen)
 {
 	size_t first, n = rp_pptr_children(x, parent, &first), best = 0;
+	uint32_t *g;
 
-	/* Few distinct generations: count each against the run. */
-	for (size_t i = first; i < first + n; i++) {
-		size_t votes = 0;
-
-		for (size_t j = first; j < first + n && votes + (first + n - j) > best; j++)
-			votes += x->v[j].gen == x->v[i].gen;
-		if (votes > best) {
-			best = votes;
-			*gen = x->v[i].gen;
+	if (!n)
+		return 0;
+	/* the most common generation: sorted, the longest run (a hostile
+	 * image may give a directory a million children, each its own) */
+	g = malloc(n * sizeof(*g));
+	if (!g)
+		return 0;  /* out of memory: no generation is taken on a guess */
+	for (size_t i = 0; i < n; i++)
+		g[i] = x->v[first + i].gen;
+	qsort(g, n, sizeof(*g), cmp_u32);
+	for (size_t i = 0, run = 1; i < n; i++, run++) {
+		if (i + 1 < n && g[i + 1] == g[i])
+			continue;
+		if (run > best) {
+			best = run;
+			*gen = g[i];
 		}
-		if (best * 2 > n)
-			break;
+		run = 0;
 	}
+	free(g);
 	return best;
 }
 
@@ -257,6 +272,10 @@ static size_t data_fork_need(const struct xfmt_dinode *d, bool *movable)
 	}
 }
 
+/* Where the kernel puts a new attr fork of a v5 inode (xfs_default_attroffset:
+ * after a bmbt root of 12 pointers, 4 + 12 * 16 bytes, in 8-byte units). */
+#define DEFAULT_ATTR_OFF ((4u + 12u * 16u) / 8u * 8u)
+
 /*
  * Inode ino's short-form attributes: its own of other namespaces, then
  * the n parent pointers w.  Returns 1 when written, 0 when it cannot be
@@ -292,27 +311,33 @@ static int write_one(struct xr_rp *rp, int action, uint64_t ino, const struct rp
 		goto out;
 	}
 	memcpy(orig, ip.raw, ip.len);
+	rc = 0;
 	if (ip.d.has_attr_fork && ip.d.aformat == XFS_DINODE_FMT_LOCAL) {
 		const uint8_t *fork = orig + ip.d.afork_off;
 		struct xfmt_attr_sf_iter it;
 		struct xfmt_attr_entry e;
+		int more;
 
 		xfmt_attr_sf_iter_init(&it, fork, ip.d.afork_size);
-		while (nin < 255 && xfmt_attr_sf_next(&it, &e) == 1)
+		while (nin < 255 && (more = xfmt_attr_sf_next(&it, &e)) == 1)
 			if (e.ns != XFMT_ATTR_NS_PARENT && e.namelen && e.valuelen <= 255)
 				in[nin++] = (struct xfmt_attr_sf_in){
 					.flags = e.flags, .name = e.name, .namelen = e.namelen,
 					.value = e.value, .valuelen = (uint8_t)e.valuelen };
+		/* a list that cannot be read to its end is not rewritten: the
+		 * attributes past the damage would be lost */
+		if (more < 0 || nin == 255)
+			goto out;
 	}
-	for (size_t k = 0; k < n && nin < 255; k++) {
+	/* short form counts its entries in a byte: all of them or none */
+	if (n > 255 - nin)
+		goto out;
+	for (size_t k = 0; k < n; k++) {
 		xfmt_attr_pptr_encode(vals[k], w[k].parent, w[k].gen);
 		in[nin++] = (struct xfmt_attr_sf_in){
 			.flags = XFS_ATTR_PARENT, .name = w[k].name, .namelen = w[k].namelen,
 			.value = vals[k], .valuelen = XFMT_ATTR_PPTR_VALUE_LEN };
 	}
-	rc = 0;
-	if (nin < (size_t)n)
-		goto out;
 	need = (xfmt_attr_sf_size(in, nin) + 7) & ~(size_t)7;
 	dneed = (data_fork_need(&ip.d, &movable) + 7) & ~(size_t)7;
 	/* The fork offset: the one it has when both forks fit there; else
@@ -322,8 +347,8 @@ static int write_one(struct xr_rp *rp, int action, uint64_t ino, const struct rp
 		off = ip.d.dfork_size;
 	else if (!movable)
 		goto out;
-	else if (196 / 8 * 8 >= dneed && ip.d.lit_size >= 196 / 8 * 8 + need)
-		off = 196 / 8 * 8;
+	else if (DEFAULT_ATTR_OFF >= dneed && ip.d.lit_size >= DEFAULT_ATTR_OFF + need)
+		off = DEFAULT_ATTR_OFF;
 	else if (ip.d.lit_size >= need && ip.d.lit_size - need >= dneed && ip.d.lit_size - need > 0)
 		off = (ip.d.lit_size - need) & ~(size_t)7;
 	else
