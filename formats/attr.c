@@ -79,11 +79,6 @@ uint32_t xfmt_attr_hashval(const struct xfmt_geom *g, uint8_t flags, const uint8
 
 /* ------------------------------------------------ entry rules, both forms */
 
-static bool has_parent_feature(const struct xfmt_geom *g)
-{
-	return g->v5 && (g->incompat & XFS_SB_FEAT_INCOMPAT_PARENT) != 0;
-}
-
 /* Flag rules of one entry; bad_flags_mask are the bits this form may not carry. */
 static unsigned check_flags(const struct xfmt_attr_entry *e, uint8_t bad_flags_mask,
 			    const struct xprob_sink *sink)
@@ -115,7 +110,7 @@ static unsigned check_entry(const struct xfmt_geom *g, const struct xfmt_attr_en
 	}
 	if (!parent)
 		return n;
-	if (!has_parent_feature(g)) {
+	if (!xfmt_geom_has_parent(g)) {
 		n += (unsigned)xprob_emit(sink, XP_attrParentNoFeature, "flags", e->idx);
 		return n;
 	}

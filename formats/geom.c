@@ -11,6 +11,7 @@
 #define XFS_SB_FEAT_INCOMPAT_SPINODES  0x02u
 #define XFS_SB_FEAT_INCOMPAT_BIGTIME   0x08u
 #define XFS_SB_FEAT_INCOMPAT_NREXT64   0x20u
+#define XFS_SB_FEAT_INCOMPAT_PARENT    0x80u
 #define XFS_SB_FEAT_INCOMPAT_METADIR   0x100u
 #define XFS_SB_VERSION2_FTYPE          0x200u
 #define XFS_AGFL_V5_HDR                36u
@@ -55,6 +56,11 @@ bool xfmt_geom_has_bigtime(const struct xfmt_geom *g)
 bool xfmt_geom_has_nrext64(const struct xfmt_geom *g)
 {
 	return g->v5 && (g->incompat & XFS_SB_FEAT_INCOMPAT_NREXT64);
+}
+
+bool xfmt_geom_has_parent(const struct xfmt_geom *g)
+{
+	return g->v5 && (g->incompat & XFS_SB_FEAT_INCOMPAT_PARENT);
 }
 
 bool xfmt_geom_has_metadir(const struct xfmt_geom *g)

@@ -65,6 +65,8 @@ bool xfmt_geom_has_sparse_inodes(const struct xfmt_geom *g);
 bool xfmt_geom_has_ftype(const struct xfmt_geom *g);
 bool xfmt_geom_has_bigtime(const struct xfmt_geom *g);
 bool xfmt_geom_has_nrext64(const struct xfmt_geom *g);
+/* Parent pointers (INCOMPAT_PARENT): every inode names its entries. */
+bool xfmt_geom_has_parent(const struct xfmt_geom *g);
 /* A metadata directory tree (INCOMPAT_METADIR, xfsprogs 6.13). */
 bool xfmt_geom_has_metadir(const struct xfmt_geom *g);
 

@@ -31,13 +31,12 @@
 #include "formats/attr_sf_enc.h"
 #include "formats/dinode.h"
 #include "formats/dinode_enc.h"
-#include "formats/sb.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair_int.h"
 
 bool rp_has_pptrs(const struct xa_ctx *ctx)
 {
-	return ctx->geom.v5 && (ctx->geom.incompat & XFS_SB_FEAT_INCOMPAT_PARENT) != 0;
+	return xfmt_geom_has_parent(&ctx->geom);
 }
 
 /* ------------------------------------------------------------------ */

@@ -14,7 +14,6 @@
 #include "analyzer/model/xattr.h"
 #include "analyzer/report/escape.h"
 #include "formats/attr.h"
-#include "formats/sb.h"
 
 #define MAX_STEPS 256
 
@@ -78,7 +77,7 @@ int xa_pptr_path(struct xa_ctx *ctx, uint64_t ino, char *buf, size_t len)
 	if (!len)
 		return 0;
 	buf[0] = '\0';
-	if (!ctx->geom.v5 || !(ctx->geom.incompat & XFS_SB_FEAT_INCOMPAT_PARENT) || len < 16)
+	if (!xfmt_geom_has_parent(&ctx->geom) || len < 16)
 		return 0;
 	tmp = malloc(len);
 	if (!tmp)

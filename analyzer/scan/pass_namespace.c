@@ -26,7 +26,6 @@
 #include "analyzer/scan/passes.h"
 #include "analyzer/model/u64set.h"
 #include "formats/agi.h"
-#include "formats/sb.h"
 
 struct ns_state {
 	struct xa_ctx  *ctx;
@@ -286,7 +285,7 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 	}
 	root->reached = 1;
 	root->parent = root->ino;
-	st.pptrs = ctx->geom.v5 && (ctx->geom.incompat & XFS_SB_FEAT_INCOMPAT_PARENT);
+	st.pptrs = xfmt_geom_has_parent(&ctx->geom);
 	rc = enqueue(&st, root->ino);
 	if (!rc)
 		rc = walk_tree(&st);
