@@ -187,6 +187,14 @@ const struct xfmt_bmbt_rec *xa_extents_find(const struct xa_extents *ex, uint64_
 	return NULL;
 }
 
+/* n bytes of the file at off could not be read: zeros, and said so. */
+static void unreadable(uint8_t *p, size_t n, uint64_t off, xa_missing_fn missing, void *arg)
+{
+	memset(p, 0, n);
+	if (missing)
+		missing(arg, off, n);
+}
+
 int xa_file_pread(struct xa_ctx *ctx, const struct xa_extents *ex, void *buf, size_t len,
 		  uint64_t off, xa_missing_fn missing, void *arg)
 {
@@ -206,25 +214,26 @@ int xa_file_pread(struct xa_ctx *ctx, const struct xa_extents *ex, void *buf, si
 			memset(p, 0, n);
 		} else if (ex->realtime) {
 			/* the realtime device: read where --rtdev gave it, else
-			 * unreadable (never the data device's bytes there) */
+			 * unreadable (never the data device's bytes there); the
+			 * run is cut to what the read asks before any shift, so a
+			 * hostile block number cannot wrap a byte offset */
 			uint64_t rtb = r->startblock + (fblock - r->startoff);
 			uint64_t left = r->startoff + r->blockcount - fblock;
-			uint64_t byte = (rtb << g->blocklog) + in_block;
-			uint64_t run = (left << g->blocklog) - in_block;
+			uint64_t want = ((uint64_t)in_block + len + g->blocksize - 1) >> g->blocklog;
+			uint64_t have = ctx->rtdev ? ctx->rtdev->size >> g->blocklog : 0;
 			int rc = XERR_IO;
 
-			if (run > len)
-				run = len;
-			n = (size_t)run;
-			if (ctx->rtdev && byte <= ctx->rtdev->size && n <= ctx->rtdev->size - byte)
-				rc = ximg_pread(ctx->rtdev, p, n, byte);
+			if (left > want)
+				left = want;
+			n = (size_t)((left << g->blocklog) - in_block);
+			if (n > len)
+				n = len;
+			if (rtb < have && left <= have - rtb)
+				rc = ximg_pread(ctx->rtdev, p, n, (rtb << g->blocklog) + in_block);
 			if (rc == XERR_NOMEM)
 				return rc;
-			if (rc) {
-				memset(p, 0, n);
-				if (missing)
-					missing(arg, off, n);
-			}
+			if (rc)
+				unreadable(p, n, off, missing, arg);
 		} else {
 			uint64_t fsb = r->startblock + (fblock - r->startoff);
 			uint64_t left = r->startoff + r->blockcount - fblock;
@@ -254,11 +263,8 @@ int xa_file_pread(struct xa_ctx *ctx, const struct xa_extents *ex, void *buf, si
 			}
 			if (rc == XERR_NOMEM)
 				return rc;
-			if (rc) {
-				memset(p, 0, n);
-				if (missing)
-					missing(arg, off, n);
-			}
+			if (rc)
+				unreadable(p, n, off, missing, arg);
 		}
 		p += n;
 		off += n;
