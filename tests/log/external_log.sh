@@ -18,6 +18,7 @@
 need_tool mkfs.xfs
 need_tool losetup
 need_tool xfs_io
+need_tool xfs_repair
 LC_ALL=C
 export LC_ALL
 X=$XFSRECON
@@ -53,6 +54,8 @@ grep -q 'logExternal' "$S/c1" && fail "check --logdev still says the log went un
 "$X" info "$S/data" --logdev "$S/log" | grep -q '^log: *clean' || fail "info does not call the external log clean"
 sha=$(file_sha "$S/log")
 "$X" repair "$S/data" --logdev "$S/log" -o "$S/o1" > "$S/r1" 2>&1 || fail "repair of the clean image: $(tail -2 "$S/r1")"
+xfs_repair -n -l "$S/log" "$S/o1" > "$S/xr1" 2>&1 ||
+	fail "xfs_repair -n with the log device finds OUT unclean: $(grep -v '^ ' "$S/xr1" | tail -3)"
 [ "$(file_sha "$S/log")" = "$sha" ] || fail "repair changed the log's image"
 cp "$S/log" "$S/logcopy"
 "$X" repair "$S/data" --logdev "$S/logcopy" -o "$S/logcopy" --force > "$S/r2" 2>&1 &&

@@ -113,6 +113,10 @@ run_case() {
 	placed=$(grep -c "(parent pointers: <inode $dino>/[^/]*)\$" "$c.orph")
 	[ "$tops" -gt 0 ] && [ "$placed" -eq "$tops" ] ||
 		fail "$1: ls --orphans -l places $placed of its $tops orphans under inode $dino"
+	# and each name it gives is one the kernel showed in that directory
+	sed -n "s|.*(parent pointers: <inode $dino>/\([^/]*\))\$|.$2/\1|p" "$c.orph" | sort > "$c.onames"
+	awk '{ print $1 }' "$TMPD/clean.tree" | sort | comm -23 "$c.onames" - > "$c.stray"
+	[ ! -s "$c.stray" ] || fail "$1: ls --orphans -l gives names the directory never had: $(head -3 "$c.stray")"
 	"$X" repair "$c.img" -o "$c.out" --report "$c.xml" > "$c.rep" 2>&1
 	rc=$?
 	[ $rc -eq 1 ] || fail "$1: repair exits $rc: $(tail -3 "$c.rep")"
