@@ -17,7 +17,27 @@
 #include "analyzer/io/image.h"
 #include "analyzer/io/overlay.h"
 
-#define XA_DEFAULT_CACHE_BYTES (256u << 20)
+/*
+ * The block cache's bound when the user names none: a 256th of the image,
+ * between 32 and 256 MiB.  Almost every block a check reads is read once
+ * (inode clusters, directory blocks); what is read again is a btree's upper
+ * levels and a directory's index, which a few MiB hold.  A larger cache only
+ * keeps blocks nobody asks for again, and each new buffer is fresh memory to
+ * fault in: on a million-inode image 256 MiB made check slower, not faster.
+ * The floor keeps room for what one walk holds referenced at once.
+ */
+#define XA_CACHE_MIN_BYTES ((uint64_t)32 << 20)
+#define XA_CACHE_MAX_BYTES ((uint64_t)256 << 20)
+
+static size_t cache_bytes_for(const struct xa_ctx *ctx, uint64_t image_size)
+{
+	uint64_t b = image_size / 256;
+
+	if (ctx->opts.cache_bytes)
+		return (size_t)ctx->opts.cache_bytes;
+	return (size_t)(b < XA_CACHE_MIN_BYTES ? XA_CACHE_MIN_BYTES
+		       : b > XA_CACHE_MAX_BYTES ? XA_CACHE_MAX_BYTES : b);
+}
 
 /* Room for one more chunk record at the end of ag->chunks; NULL when out
  * of memory. */
@@ -92,7 +112,6 @@ void xa_ag_release(struct xa_ag *ag)
 
 int xa_ctx_open_img(struct xa_ctx *ctx, struct ximg *img, const struct xa_options *opts)
 {
-	size_t cache_bytes;
 	int rc;
 
 	memset(ctx, 0, sizeof(*ctx));
@@ -100,9 +119,7 @@ int xa_ctx_open_img(struct xa_ctx *ctx, struct ximg *img, const struct xa_option
 	ctx->image_path = img->name;
 	if (opts)
 		ctx->opts = *opts;
-	cache_bytes = ctx->opts.cache_bytes ? (size_t)ctx->opts.cache_bytes
-					    : XA_DEFAULT_CACHE_BYTES;
-	rc = xcache_new(img, cache_bytes, &ctx->cache);
+	rc = xcache_new(img, cache_bytes_for(ctx, img->size), &ctx->cache);
 	if (rc)
 		return rc;
 	ctx->img = img;
@@ -115,15 +132,13 @@ int xa_ctx_use_overlay(struct xa_ctx *ctx, struct ximg_overlay *ov)
 {
 	struct xcache *cache = NULL;
 	struct ximg *view = NULL;
-	size_t cache_bytes = ctx->opts.cache_bytes ? (size_t)ctx->opts.cache_bytes
-						   : XA_DEFAULT_CACHE_BYTES;
 	int rc;
 
 	if (ctx->overlay)
 		return XERR_USAGE;
 	rc = ximg_open_overlay(xa_base_image(ctx), ov, &view);
 	if (!rc)
-		rc = xcache_new(view, cache_bytes, &cache);
+		rc = xcache_new(view, cache_bytes_for(ctx, ctx->image_size), &cache);
 	if (rc) {
 		ximg_free(&view);
 		return rc;
@@ -139,8 +154,6 @@ int xa_ctx_use_zero_tail(struct xa_ctx *ctx, uint64_t size)
 {
 	struct xcache *cache = NULL;
 	struct ximg *view = NULL;
-	size_t cache_bytes = ctx->opts.cache_bytes ? (size_t)ctx->opts.cache_bytes
-						   : XA_DEFAULT_CACHE_BYTES;
 	int rc;
 
 	/* Before the log pass: an overlay is made over the view, not under it. */
@@ -148,7 +161,7 @@ int xa_ctx_use_zero_tail(struct xa_ctx *ctx, uint64_t size)
 		return XERR_USAGE;
 	rc = ximg_open_zero_tail(ctx->input, size, &view);
 	if (!rc)
-		rc = xcache_new(view, cache_bytes, &cache);
+		rc = xcache_new(view, cache_bytes_for(ctx, size), &cache);
 	if (rc) {
 		ximg_free(&view);
 		return rc;

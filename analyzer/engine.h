@@ -128,7 +128,7 @@ void xa_ag_release(struct xa_ag *ag);
 
 struct xa_options {
 	bool     verbose;
-	uint64_t cache_bytes;       /* block cache bound; 0 = default */
+	uint64_t cache_bytes;       /* block cache bound; 0 = sized from the image */
 	bool     keep_ownership;    /* keep the per-AG ownership lists after the
 	                               check (the repair planner reads them) */
 	/* Called at the start of each pass and each AG within it (may be NULL). */

@@ -7,6 +7,7 @@
 #define XC_CMD_REPAIR_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 struct ximg_open_opts;
@@ -20,6 +21,7 @@ struct xc_prepare_opts {
 	bool        no_replay;    /* do not replay a dirty log */
 	bool        progress;     /* progress on stderr */
 	bool        hash;         /* compute the input's SHA-256 (ctx->sha256) */
+	uint64_t    cache_bytes;  /* block cache bound (--cache-mb); 0 = default */
 };
 
 /* Fill what the command line says of those (image, io, log, progress). */

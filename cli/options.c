@@ -88,6 +88,9 @@ const struct xc_option xc_options[XC_OPT_COUNT] = {
 	[XC_OPT_BODYFILE] = { "bodyfile", 0, NULL,
 			       "one Sleuth Kit body line per event, \"PATH (EVENT)\" with the "
 			       "inode's times then (mactime input)" },
+	[XC_OPT_CACHE_MB] = { "cache-mb", 0, "MIB",
+			      "bound the block cache to MIB mebibytes (default: a 256th of the image, "
+			      "32 to 256)" },
 	[XC_OPT_HELP] = { "help", 'h', NULL, "this command's usage and options" },
 	[XC_OPT_VERSION] = { "version", 0, NULL, "the version" },
 };
@@ -142,6 +145,15 @@ static int take_value(struct xc_args *a, enum xc_opt o, const char *v, FILE *err
 			return -1;
 		}
 		a->max_bytes = n;
+		break;
+	case XC_OPT_CACHE_MB:
+		/* Below 4 MiB a walk holding a directory's blocks could run out. */
+		if (xc_parse_u64(v, &n) || n < 4 || n > (UINT64_C(1) << 20)) {
+			fprintf(err, "xfsrecon: --cache-mb needs a size in MiB from 4 to 1048576, "
+				"not '%s'\n", v);
+			return -1;
+		}
+		a->cache_bytes = n << 20;
 		break;
 	case XC_OPT_AG:
 		if (xc_parse_u64(v, &n) || n > UINT32_MAX) {
