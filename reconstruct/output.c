@@ -31,6 +31,7 @@
 #include "analyzer/io/image.h"
 #include "analyzer/io/outpath.h"
 #include "analyzer/io/sha256.h"
+#include "analyzer/io/sha256_worker.h"
 #include "reconstruct/plan.h"
 
 #define COPY_CHUNK  (1u << 20)
@@ -48,6 +49,7 @@ struct out {
 	uint64_t                   size;     /* filesystem bytes OUT holds */
 	uint64_t                   done, total;
 	uint8_t                   *buf;
+	uint8_t                   *obuf;     /* a changed chunk while buf is hashed */
 	char                      *err;
 	size_t                     errlen;
 };
@@ -280,23 +282,30 @@ static int apply_plan(struct out *w)
  * and the result goes into OUT's digest and, with write_out, into OUT.
  * Past the input's end (a truncated input, changes past it) the bytes are
  * zeros with the changes over them.
+ *
+ * The input's digest is kept on another core (sha256_worker.h) while this
+ * one lays the changes, keeps OUT's digest and writes: the two digests are
+ * most of the pass.  The input's bytes stay in w->buf until that digest has
+ * them; a chunk the plan changes is changed in a copy (w->obuf).
  */
 static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *dg)
 {
 	const struct xr_plan *plan = w->plan;
 	uint64_t insize = w->ctx->input->size;
 	uint8_t *cbuf = malloc(xr_plan_max_change(plan));
-	struct xsha256 hin, hout;
+	struct xsha256_worker hin;
+	struct xsha256 hout;
 	size_t ci = 0;
 	int rc = 0;
 
 	if (!cbuf)
 		return fail(w, XERR_NOMEM, "out of memory");
-	xsha256_init(&hin);
+	xsha256_worker_start(&hin, w->hash);
 	xsha256_init(&hout);
 	for (uint64_t off = 0; off < w->size && !rc; off += COPY_CHUNK) {
 		size_t n = w->size - off < COPY_CHUNK ? (size_t)(w->size - off) : COPY_CHUNK;
 		size_t have = off >= insize ? 0 : insize - off < n ? (size_t)(insize - off) : n;
+		uint8_t *ob = w->buf;
 
 		if (have) {
 			/* Sectors of a bad-sector map are never read: zeros. */
@@ -307,11 +316,15 @@ static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *
 				break;
 			}
 			if (w->hash)
-				xsha256_update(&hin, w->buf, have);
+				xsha256_worker_feed(&hin, w->buf, have);
 		}
 		memset(w->buf + have, 0, n - have);
 		while (ci < plan->nchanges && plan->changes[ci].offset + plan->changes[ci].len <= off)
 			ci++;
+		if (w->hash && ci < plan->nchanges && plan->changes[ci].offset < off + n) {
+			memcpy(w->obuf, w->buf, n);
+			ob = w->obuf;
+		}
 		for (size_t k = ci; k < plan->nchanges && plan->changes[k].offset < off + n; k++) {
 			const struct xr_change *c = &plan->changes[k];
 			uint64_t from = c->offset > off ? c->offset : off;
@@ -322,20 +335,22 @@ static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *
 				rc = fail(w, XERR_IO, "the plan's temporary file cannot be read back");
 				break;
 			}
-			memcpy(w->buf + (from - off), b + (from - c->offset), (size_t)(to - from));
+			memcpy(ob + (from - off), b + (from - c->offset), (size_t)(to - from));
 		}
 		if (rc)
 			break;
 		if (w->hash && !w->o->reread)
-			xsha256_update(&hout, w->buf, n);
+			xsha256_update(&hout, ob, n);
 		if (write_out)
-			rc = w->is_blk ? pwrite_full(w, w->buf, n, off) : write_sparse(w, w->buf, n, off);
+			rc = w->is_blk ? pwrite_full(w, ob, n, off) : write_sparse(w, ob, n, off);
 		progress(w, n);
+		/* w->buf is read into next: the input's digest must be done with it. */
+		xsha256_worker_wait(&hin);
 	}
 	free(cbuf);
+	xsha256_worker_finish(&hin, rc || !w->hash ? NULL : dg->in);
 	if (rc || !w->hash)
 		return rc;
-	xsha256_final(&hin, dg->in);
 	dg->have_in = true;
 	if (!w->o->reread) {
 		xsha256_final(&hout, dg->out);
@@ -401,8 +416,12 @@ int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *
 			w.size = plan->changes[i].offset + plan->changes[i].len;
 
 	w.buf = malloc(COPY_CHUNK);
-	if (!w.buf)
+	w.obuf = malloc(COPY_CHUNK);
+	if (!w.buf || !w.obuf) {
+		free(w.buf);
+		free(w.obuf);
 		return fail(&w, XERR_NOMEM, "out of memory");
+	}
 	rc = open_out(&w);
 	/* What the progress counts: the kernel's copy, the plan and a stream
 	 * that only hashes, or a stream that writes; then any read back. */
@@ -438,5 +457,6 @@ int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *
 	if (rc)
 		memset(dg, 0, sizeof(*dg));
 	free(w.buf);
+	free(w.obuf);
 	return rc;
 }
