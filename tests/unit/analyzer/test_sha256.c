@@ -2,8 +2,9 @@
  * test_sha256.c - SHA-256 against the FIPS 180-4 example vectors ("abc", the
  * empty message, the 448-bit message, one million 'a'), against digests of
  * the padding edge lengths computed by an independent implementation
- * (Python's hashlib), streaming in odd pieces, and ximg_sha256 over a memory
- * image that spans several 1 MiB reads.
+ * (Python's hashlib), streaming in odd pieces, ximg_sha256 over a memory
+ * image that spans several 1 MiB reads, and the digest of a worker thread
+ * fed from one reused buffer (one million 'a' in odd pieces).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include "analyzer/errors.h"
 #include "analyzer/io/image.h"
 #include "analyzer/io/sha256.h"
+#include "analyzer/io/sha256_worker.h"
 
 static void assert_digest(const uint8_t d[32], const char *hex)
 {
@@ -101,6 +103,39 @@ static void test_streaming_splits(void **state)
 	}
 }
 
+/* As repair's output pass uses it: one buffer, refilled only after wait.
+ * A stale or reordered chunk would change the digest.  Threaded (where two
+ * CPUs are online) and inline. */
+static void test_worker(void **state)
+{
+	static const size_t steps[] = { 1, 63, 4096, 65537, 333333 };
+	uint8_t *buf = malloc(333333), d[32];
+
+	(void)state;
+	assert_non_null(buf);
+	for (int threaded = 0; threaded < 2; threaded++) {
+		for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+			struct xsha256_worker w;
+			size_t done = 0;
+
+			xsha256_worker_start(&w, threaded);
+			while (done < 1000000) {
+				size_t n = 1000000 - done < steps[s] ? 1000000 - done : steps[s];
+
+				memset(buf, 'a', n);
+				xsha256_worker_feed(&w, buf, n);
+				xsha256_worker_wait(&w);
+				memset(buf, 'b', n);   /* what the next read would do */
+				done += n;
+			}
+			xsha256_worker_finish(&w, d);
+			assert_digest(d, "cdc76e5c9914fb9281a1c7e284d73e67"
+				      "f1809a48a497200e046d39ccc7112cd0");
+		}
+	}
+	free(buf);
+}
+
 /* ximg_sha256 reads 1 MiB at a time: 3 MiB + 17 bytes needs four reads. */
 static void test_image_digest(void **state)
 {
@@ -134,6 +169,7 @@ int main(void)
 		cmocka_unit_test(test_padding_edges),
 		cmocka_unit_test(test_streaming_splits),
 		cmocka_unit_test(test_image_digest),
+		cmocka_unit_test(test_worker),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
