@@ -45,6 +45,7 @@
 #include "analyzer/model/u64set.h"
 #include "analyzer/scan/fork_walk.h"
 #include "reconstruct/repair_int.h"
+#include "reconstruct/rmap_owners.h"
 
 /* Not a directory block / not a short-form directory (never an xerr). */
 #define NOT_DIR (-1000)
@@ -127,60 +128,61 @@ static int from_rmap(struct xr_rp *rp, uint64_t ino, xa_dirent_fn fn, void *arg,
 	/* Blocks already salvaged: hostile records can name one block at many
 	 * offsets, and its entries are taken once. */
 	struct xa_u64set seen = { 0 };
-	int found = 0;
+	size_t first, nrefs;
+	int found = 0, rc;
 
 	if (!blk)
 		return XERR_NOMEM;
-	for (uint32_t a = 0; a < ctx->nags; a++) {
-		const struct xa_ownlist *rm = xa_own_rmap(ctx, a);
+	rc = rp_rmap_owners_build(&rp->rmo, ctx);
+	if (rc) {
+		free(blk);
+		return rc;
+	}
+	nrefs = rp_rmap_owner_refs(&rp->rmo, ino, &first);
+	for (size_t j = first; j < first + nrefs; j++) {
+		uint32_t a = rp->rmo.refs[j].agno;
+		const struct xa_ownrec *r = rp_rmap_ref_rec(ctx, &rp->rmo.refs[j]);
 
-		if (!ctx->ags[a].bt[XA_BT_RMAP].walked)
+		if ((r->flags & (XA_OWN_ATTR | XA_OWN_BMBT)) || r->offset >= leaf)
 			continue;
-		for (size_t i = 0; rm && i < rm->n; i++) {
-			const struct xa_ownrec *r = &rm->recs[i];
+		/* the record's numbers are the rmapbt's: inside the AG, or
+		 * nothing is read on their word */
+		if (r->agbno >= xfmt_geom_ag_length(g, a) ||
+		    r->len > xfmt_geom_ag_length(g, a) - r->agbno)
+			continue;
+		for (uint64_t k = 0; k < r->len; k++) {
+			uint64_t off = r->offset + k;
+			int n, seen_rc;
 
-			if (r->owner != ino || (r->flags & (XA_OWN_ATTR | XA_OWN_BMBT)) ||
-			    r->offset >= leaf)
+			if (off % fsbpd || k + fsbpd > r->len || off >= leaf)
 				continue;
-			/* the record's numbers are the rmapbt's: inside the AG, or
-			 * nothing is read on their word */
-			if (r->agbno >= xfmt_geom_ag_length(g, a) ||
-			    r->len > xfmt_geom_ag_length(g, a) - r->agbno)
-				continue;
-			for (uint64_t k = 0; k < r->len; k++) {
-				uint64_t off = r->offset + k;
-				int n, seen_rc;
-
-				if (off % fsbpd || k + fsbpd > r->len || off >= leaf)
-					continue;
-				seen_rc = xa_u64set_add(&seen, xfmt_geom_fsb(g, a,
-							(uint32_t)(r->agbno + k)));
-				if (seen_rc < 0) {
-					free(blk);
-					xa_u64set_release(&seen);
-					return XERR_NOMEM;
-				}
-				if (seen_rc == 0)
-					continue;
-				n = NOT_DIR;
-				if (ximg_pread(ctx->img, blk, g->dirblksize,
-					       xfmt_geom_agbno_byte(g, a, (uint32_t)(r->agbno + k))) == 0)
-					n = salvage_block(rp, ino, blk, fn, arg, dotdot);
-				if (n == NOT_DIR)   /* gone on disk: the log's copy */
-					n = log_block_entries(rp, ino,
-							      xfmt_geom_agbno_daddr(g, a,
-								      (uint32_t)(r->agbno + k)),
-							      fn, arg, dotdot);
-				if (n == NOT_DIR)
-					continue;
-				if (n < 0) {
-					free(blk);
-					xa_u64set_release(&seen);
-					return n;
-				}
-				rp_space_hold(rp, a, (uint32_t)(r->agbno + k), fsbpd);
-				found++;
+			seen_rc = xa_u64set_add(&seen, xfmt_geom_fsb(g, a,
+						(uint32_t)(r->agbno + k)));
+			if (seen_rc < 0) {
+				free(blk);
+				xa_u64set_release(&seen);
+				return XERR_NOMEM;
 			}
+			if (seen_rc == 0)
+				continue;
+			n = NOT_DIR;
+			if (ximg_pread(ctx->img, blk, g->dirblksize,
+				       xfmt_geom_agbno_byte(g, a, (uint32_t)(r->agbno + k))) == 0)
+				n = salvage_block(rp, ino, blk, fn, arg, dotdot);
+			if (n == NOT_DIR)   /* gone on disk: the log's copy */
+				n = log_block_entries(rp, ino,
+						      xfmt_geom_agbno_daddr(g, a,
+							      (uint32_t)(r->agbno + k)),
+						      fn, arg, dotdot);
+			if (n == NOT_DIR)
+				continue;
+			if (n < 0) {
+				free(blk);
+				xa_u64set_release(&seen);
+				return n;
+			}
+			rp_space_hold(rp, a, (uint32_t)(r->agbno + k), fsbpd);
+			found++;
 		}
 	}
 	free(blk);

@@ -31,6 +31,7 @@
 #include "reconstruct/fork_write.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/repair_int.h"
+#include "reconstruct/rmap_owners.h"
 
 struct fext {
 	uint64_t off, fsb;
@@ -52,53 +53,50 @@ static int collect(struct xr_rp *rp, uint64_t ino, struct fext **out, size_t *n,
 	struct xa_ctx *ctx = rp->ctx;
 	const struct xfmt_geom *g = &ctx->geom;
 	struct fext *v = NULL;
-	size_t cnt = 0, cap = 0, k = 0;
+	size_t cnt = 0, cap = 0, k = 0, first, nrefs;
+	int rc;
 
 	*shared = false;
-	for (uint32_t a = 0; a < ctx->nags; a++) {
-		const struct xa_ownlist *rm = xa_own_rmap(ctx, a);
+	rc = rp_rmap_owners_build(&rp->rmo, ctx);
+	if (rc)
+		return rc;
+	nrefs = rp_rmap_owner_refs(&rp->rmo, ino, &first);
+	for (size_t j = first; j < first + nrefs; j++) {
+		uint32_t a = rp->rmo.refs[j].agno;
+		const struct xa_ownrec *r = rp_rmap_ref_rec(ctx, &rp->rmo.refs[j]);
 
-		if (!ctx->ags[a].bt[XA_BT_RMAP].walked)
+		if ((r->flags & XA_OWN_BMBT) && r->len) {
+			/* the old tree is evidence: new blocks go elsewhere */
+			rp_space_hold(rp, a, r->agbno, r->len);
 			continue;
-		for (size_t i = 0; rm && i < rm->n; i++) {
-			const struct xa_ownrec *r = &rm->recs[i];
-
-			if (r->owner == ino && (r->flags & XA_OWN_BMBT) && r->len) {
-				/* the old tree is evidence: new blocks go elsewhere */
-				rp_space_hold(rp, a, r->agbno, r->len);
-				continue;
-			}
-			if (r->owner != ino || (r->flags & (XA_OWN_ATTR | XA_OWN_BMBT)) || !r->len)
-				continue;
-			/* a mapping is built only from a record inside its AG */
-			if (r->agbno >= xfmt_geom_ag_length(g, a) ||
-			    r->len > xfmt_geom_ag_length(g, a) - r->agbno)
-				continue;
-			if (cnt == cap) {
-				size_t ncap = cap ? cap * 2 : 16;
-				struct fext *nv = realloc(v, ncap * sizeof(*nv));
-
-				if (!nv) {
-					free(v);
-					return XERR_NOMEM;
-				}
-				v = nv;
-				cap = ncap;
-			}
-			v[cnt].off = r->offset;
-			v[cnt].fsb = xfmt_geom_fsb(g, a, r->agbno);
-			v[cnt].len = r->len;
-			v[cnt].agno = a;
-			v[cnt].agbno = r->agbno;
-			v[cnt].unwritten = (r->flags & XA_OWN_UNWRITTEN) != 0;
-			cnt++;
-			/* someone else's record on the same blocks: reflinked data */
-			for (size_t j = 0; j < rm->n && !*shared; j++)
-				if (rm->recs[j].owner != ino && !xa_owner_is_special(rm->recs[j].owner) &&
-				    rm->recs[j].agbno < r->agbno + r->len &&
-				    r->agbno < rm->recs[j].agbno + rm->recs[j].len)
-					*shared = true;
 		}
+		if ((r->flags & (XA_OWN_ATTR | XA_OWN_BMBT)) || !r->len)
+			continue;
+		/* a mapping is built only from a record inside its AG */
+		if (r->agbno >= xfmt_geom_ag_length(g, a) ||
+		    r->len > xfmt_geom_ag_length(g, a) - r->agbno)
+			continue;
+		if (cnt == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			struct fext *nv = realloc(v, ncap * sizeof(*nv));
+
+			if (!nv) {
+				free(v);
+				return XERR_NOMEM;
+			}
+			v = nv;
+			cap = ncap;
+		}
+		v[cnt].off = r->offset;
+		v[cnt].fsb = xfmt_geom_fsb(g, a, r->agbno);
+		v[cnt].len = r->len;
+		v[cnt].agno = a;
+		v[cnt].agbno = r->agbno;
+		v[cnt].unwritten = (r->flags & XA_OWN_UNWRITTEN) != 0;
+		cnt++;
+		/* someone else's record on the same blocks: reflinked data */
+		if (!*shared)
+			*shared = rp_rmap_shared_with_other(&rp->rmo, ctx, a, r->agbno, r->len, ino);
 	}
 	if (cnt > 1)
 		qsort(v, cnt, sizeof(*v), cmp_fext);
@@ -193,7 +191,9 @@ static uint64_t size_evidence(struct xr_rp *rp, const struct fext *last, const c
 	return end << g->blocklog;
 }
 
-static int revive(struct xr_rp *rp, uint64_t ino)
+/* Bring ino back; *no_rec is set when it is back and had no inode record
+ * (the caller inserts those in one merge). */
+static int revive(struct xr_rp *rp, uint64_t ino, bool *no_rec)
 {
 	struct xa_ctx *ctx = rp->ctx;
 	const struct xfmt_geom *g = &ctx->geom;
@@ -326,7 +326,7 @@ static int revive(struct xr_rp *rp, uint64_t ino)
 	if (!rc)
 		rc = xr_plan_revived(rp->plan, &rv);
 	if (!rc && !r)
-		rc = rp_irec_insert(ctx, ino, XFMT_S_IFREG | 0644);
+		*no_rec = true;
 	for (size_t i = 0; !rc && i < n; i++) {
 		rc = xa_ownlist_add(&rp->ags[v[i].agno].added, v[i].agbno, v[i].len, ino, v[i].off,
 				    v[i].unwritten ? XA_OWN_UNWRITTEN : 0);
@@ -345,32 +345,40 @@ out:
 	return rc;
 }
 
-static bool was_unlinked(const struct xa_ctx *ctx, uint64_t ino)
+/* The inodes the check found deleted while open (nsUnlinkedOpen). */
+static int unlinked_open(const struct xa_ctx *ctx, struct xa_u64set *out)
 {
 	for (size_t i = 0; i < ctx->findings.count; i++)
 		if (ctx->findings.items[i].p.code == XP_nsUnlinkedOpen &&
-		    ctx->findings.items[i].p.ino == ino)
-			return true;
-	return false;
+		    xa_u64set_add(out, ctx->findings.items[i].p.ino) < 0)
+			return XERR_NOMEM;
+	return 0;
 }
 
 int rp_revive_files(struct xr_rp *rp)
 {
 	struct xa_ctx *ctx = rp->ctx;
-	uint64_t *cand;
-	size_t n = 0;
+	struct xa_u64set unlinked = { 0 };
+	uint64_t *cand, *insert;
+	size_t n = 0, ninsert = 0;
 	int rc = 0;
 
 	if (!xfmt_geom_has_rmapbt(&ctx->geom) || !rp->cleared.used)
 		return 0;
 	cand = malloc(rp->cleared.used * sizeof(*cand));
-	if (!cand)
+	insert = malloc(rp->cleared.used * sizeof(*insert));
+	if (!cand || !insert) {
+		free(cand);
+		free(insert);
 		return XERR_NOMEM;
+	}
 	for (size_t i = 0; i < rp->cleared.cap; i++)
 		if (rp->cleared.slots[i])
 			cand[n++] = rp->cleared.slots[i] - 1;
+	rc = unlinked_open(ctx, &unlinked);
 	for (size_t i = 0; i < n && !rc; i++) {
 		struct xa_irec *r = xa_irec_find(ctx, cand[i]);
+		bool no_rec = false;
 
 		if (xa_u64set_has(&rp->new_inodes, cand[i]) || cand[i] == ctx->sb.rootino)
 			continue;
@@ -378,10 +386,16 @@ int rp_revive_files(struct xr_rp *rp)
 			continue;
 		if (!r && !rp_inobt_says_used(ctx, cand[i]))
 			continue;
-		if (was_unlinked(ctx, cand[i]))
+		if (xa_u64set_has(&unlinked, cand[i]))
 			continue;  /* deleted while open: freed, not brought back */
-		rc = revive(rp, cand[i]);
+		rc = revive(rp, cand[i], &no_rec);
+		if (!rc && no_rec)
+			insert[ninsert++] = cand[i];
 	}
+	if (!rc)
+		rc = rp_irec_insert_many(ctx, insert, ninsert, XFMT_S_IFREG | 0644);
+	xa_u64set_release(&unlinked);
+	free(insert);
 	free(cand);
 	return rc;
 }

@@ -830,6 +830,7 @@ out:
 	free(rp.lscan);
 	xa_stale_release(&rp.stale);
 	rp_pptr_release(&rp.pptrs);
+	rp_rmap_owners_release(&rp.rmo);
 	if (rp.ags)
 		rp_space_release(&rp);
 	free(rp.ags);

@@ -16,6 +16,7 @@
 #include "analyzer/model/u64set.h"
 #include "reconstruct/ag_rebuild.h"
 #include "reconstruct/env.h"
+#include "reconstruct/rmap_owners.h"
 #include "reconstruct/repair.h"
 
 /* Finding families (the high byte of a code, problems.def). */
@@ -105,6 +106,9 @@ struct xr_rp {
 	/* parent pointers, on filesystems that have them (repair_pptr.c
 	 * builds the index on the first need) */
 	struct rp_pptrs               pptrs;
+	/* the reverse map by owner and by start (rmap_owners.c builds it on
+	 * the first need) */
+	struct rp_rmap_owners         rmo;
 };
 
 struct rp_dblk {
@@ -161,6 +165,10 @@ bool rp_inobt_says_used(const struct xa_ctx *ctx, uint64_t ino);
 /* Insert a record for ino (an inode the plan brings back) into ctx->irecs,
  * keeping them sorted; 0 or XERR_NOMEM. */
 int rp_irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode);
+/* The same for n inodes none of which has a record, in one merge (one at
+ * a time, each insert moves the records after it: quadratic for the
+ * thousands of files a lost inode region brings back).  Sorts inos. */
+int rp_irec_insert_many(struct xa_ctx *ctx, uint64_t *inos, size_t n, uint16_t mode);
 
 /*
  * Regular files the inode phase cleared, or whose data fork map is lost,

@@ -79,6 +79,49 @@ int rp_irec_insert(struct xa_ctx *ctx, uint64_t ino, uint16_t mode)
 	return 0;
 }
 
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return (a > b) - (a < b);
+}
+
+int rp_irec_insert_many(struct xa_ctx *ctx, uint64_t *inos, size_t n, uint16_t mode)
+{
+	size_t i, j, k;
+
+	if (!n)
+		return 0;
+	if (n > SIZE_MAX / sizeof(*ctx->irecs) - ctx->nirecs)
+		return XERR_NOMEM;
+	if (ctx->nirecs + n > ctx->irecs_cap) {
+		struct xa_irec *nv = realloc(ctx->irecs, (ctx->nirecs + n) * sizeof(*nv));
+
+		if (!nv)
+			return XERR_NOMEM;
+		ctx->irecs = nv;
+		ctx->irecs_cap = ctx->nirecs + n;
+	}
+	qsort(inos, n, sizeof(*inos), cmp_u64);
+	/* Merge from the back: the old records move once, the new fill in. */
+	i = ctx->nirecs;
+	j = n;
+	k = ctx->nirecs + n;
+	while (j > 0) {
+		if (i > 0 && ctx->irecs[i - 1].ino > inos[j - 1]) {
+			ctx->irecs[--k] = ctx->irecs[--i];
+			continue;
+		}
+		k--;
+		j--;
+		memset(&ctx->irecs[k], 0, sizeof(ctx->irecs[k]));
+		ctx->irecs[k].ino = inos[j];
+		ctx->irecs[k].mode = mode;
+	}
+	ctx->nirecs += n;
+	return 0;
+}
+
 int rp_write_inode(struct xr_rp *rp, int action, uint64_t ino, const uint8_t *buf)
 {
 	const struct xfmt_geom *g = &rp->ctx->geom;

@@ -34,6 +34,12 @@ int xa_span_index_build(struct xa_span_index *ix, const uint64_t *end, size_t n)
 size_t xa_span_index_reaching(const struct xa_span_index *ix, size_t limit, uint64_t point,
 			      size_t *out, size_t max)
 {
+	return xa_span_index_reaching_from(ix, 0, limit, point, out, max);
+}
+
+size_t xa_span_index_reaching_from(const struct xa_span_index *ix, size_t from, size_t limit,
+				   uint64_t point, size_t *out, size_t max)
+{
 	/* depth-first, left to right; a node is (index, first leaf, leaves) */
 	struct node { size_t k, lo, len; } stack[128];
 	size_t sp = 0, got = 0;
@@ -46,7 +52,7 @@ size_t xa_span_index_reaching(const struct xa_span_index *ix, size_t limit, uint
 	while (sp && got < max) {
 		size_t k = stack[--sp].k, lo = stack[sp].lo, len = stack[sp].len;
 
-		if (lo >= limit || ix->max[k] <= point)
+		if (lo >= limit || lo + len <= from || ix->max[k] <= point)
 			continue;
 		if (len == 1) {
 			out[got++] = lo;

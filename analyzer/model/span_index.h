@@ -33,6 +33,11 @@ int xa_span_index_build(struct xa_span_index *ix, const uint64_t *end, size_t n)
 size_t xa_span_index_reaching(const struct xa_span_index *ix, size_t limit, uint64_t point,
 			      size_t *out, size_t max);
 
+/* The same over from <= i < limit: a caller that took max of them asks
+ * again from the last index it got, plus one. */
+size_t xa_span_index_reaching_from(const struct xa_span_index *ix, size_t from, size_t limit,
+				   uint64_t point, size_t *out, size_t max);
+
 void xa_span_index_release(struct xa_span_index *ix);
 
 #endif /* XA_SPAN_INDEX_H */

@@ -1,7 +1,8 @@
 /*
  * test_span_index.c - analyzer/model/span_index.c against a brute-force
  * search over the same spans: random lists with short and very long spans
- * (the case a running maximum handles badly), every point, every limit.
+ * (the case a running maximum handles badly), every point, every limit, and
+ * the answer asked for in batches from a floor.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -60,6 +61,19 @@ static void test_against_brute_force(void **state)
 				assert_int_equal(xa_span_index_reaching(&ix, limit, p, two, 2), 2);
 				assert_int_equal(two[0], out[0]);
 				assert_int_equal(two[1], out[1]);
+			}
+			/* asked again past what was got, two at a time, the
+			 * batches join into the whole answer */
+			{
+				size_t from = 0, k = 0, two[2], m;
+
+				while ((m = xa_span_index_reaching_from(&ix, from, limit, p,
+									two, 2)) > 0) {
+					for (size_t j = 0; j < m; j++)
+						assert_int_equal(two[j], out[k++]);
+					from = two[m - 1] + 1;
+				}
+				assert_int_equal(k, want);
 			}
 		}
 		xa_span_index_release(&ix);
