@@ -18,6 +18,7 @@
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
+#include "analyzer/io/cache.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/xattr.h"
 #include "analyzer/scan/fork_walk.h"
@@ -175,11 +176,33 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 	struct xbuf *b = NULL;
 	uint8_t fixed[XFMT_DINODE_MAX_SIZE];
 	const uint8_t *raw;
-	uint32_t cur_agbno = XFS_NULLAGBLOCK;
+	uint32_t cur_agbno = XFS_NULLAGBLOCK, first_agbno = XFS_NULLAGBLOCK;
 
 	if (!xfmt_geom_agino_valid(g, ag->agno, c->startino))
 		return 0;  /* reported by the record verifier */
 	xa_loc_sink_init(&ls, &ctx->findings);
+	/*
+	 * The chunk's blocks in one read where they can be had so (one system
+	 * call for 64 inodes instead of one per block: on a million inodes the
+	 * calls were most of the pass).  Where that read fails (the image's
+	 * end, a sector of a bad-sector map) each block is read alone, so an
+	 * error names its own block and the other blocks are still read.
+	 */
+	{
+		uint32_t last = c->startino + XFS_INODES_PER_CHUNK - 1;
+
+		if (xfmt_geom_agino_valid(g, ag->agno, last)) {
+			uint32_t a0 = xfmt_geom_agino_agbno(g, c->startino);
+			uint32_t a1 = xfmt_geom_agino_agbno(g, last);
+
+			if (a1 > a0 &&
+			    xcache_read(ctx->cache, xfmt_geom_agbno_byte(g, ag->agno, a0),
+					(size_t)(a1 - a0 + 1) << g->blocklog, &b) == 0)
+				first_agbno = a0;
+			else
+				b = NULL;
+		}
+	}
 
 	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK; i++) {
 		uint32_t agino = c->startino + i, agbno, slot;
@@ -194,7 +217,9 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 		agbno = xfmt_geom_agino_agbno(g, agino);
 		slot = xfmt_geom_agino_slot(g, agino);
 		ino = xfmt_geom_ino(g, ag->agno, agino);
-		if (agbno != cur_agbno) {
+		if (first_agbno != XFS_NULLAGBLOCK) {
+			cur_agbno = agbno;   /* inside the chunk's buffer */
+		} else if (agbno != cur_agbno) {
 			struct xa_loc bl = {
 				XPROB_HAS_AG | XPROB_HAS_AGBNO | XPROB_HAS_BYTE, ag->agno, agbno, 0,
 				xfmt_geom_agbno_byte(g, ag->agno, agbno), "inode",
@@ -211,6 +236,8 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 		if (!b)
 			continue;
 		byte = (uint64_t)slot << g->inodelog;
+		if (first_agbno != XFS_NULLAGBLOCK)
+			byte += (uint64_t)(agbno - first_agbno) << g->blocklog;
 		if (byte + g->inodesize > b->len)
 			continue;
 
