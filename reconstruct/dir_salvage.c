@@ -233,50 +233,76 @@ static bool owner_scan_ag(const struct xa_ctx *ctx, uint32_t a)
  * the result is sorted by owner for look-ups.  Bounded by the AGs' size;
  * only run when some directory needs it.
  */
+/* The unowned blocks' headers are read this many bytes at a time (one
+ * call per block was half a million calls for an AG of free space). */
+#define DSCAN_WINDOW_BYTES (1u << 20)
+
 static int build_dscan(struct xr_rp *rp)
 {
 	struct xa_ctx *ctx = rp->ctx;
 	const struct xfmt_geom *g = &ctx->geom;
 	uint32_t fsbpd = 1u << g->dirblklog;
-	uint8_t hdr[64];
+	uint32_t win = DSCAN_WINDOW_BYTES >> g->blocklog ? DSCAN_WINDOW_BYTES >> g->blocklog : 1;
+	uint8_t hdr[64], *wbuf = malloc((size_t)win << g->blocklog);
 	size_t cap = 0;
 
+	if (!wbuf)
+		return XERR_NOMEM;
 	rp->dscan_built = true;
 	for (uint32_t a = 0; a < ctx->nags; a++) {
 		const struct xa_bitmap *own = rp_space_owned(rp, a);
 		uint32_t len = xfmt_geom_ag_length(g, a);
 
-		if (!own || !owner_scan_ag(ctx, a))
+		if (!own || !owner_scan_ag(ctx, a) || len < fsbpd)
 			continue;
-		for (uint32_t b = 0; b + fsbpd <= len; b++) {
-			struct xfmt_dir2_data_hdr h;
+		for (uint32_t w0 = 0; w0 + fsbpd <= len; w0 += win) {
+			/* the blocks a header may start at: b + fsbpd <= len */
+			uint32_t n = len - fsbpd + 1 - w0 < win ? len - fsbpd + 1 - w0 : win, b;
+			bool whole;
 
-			if (xa_bitmap_test(own, b))
+			for (b = w0; b < w0 + n && xa_bitmap_test(own, b); b++)
+				;
+			if (b == w0 + n)
 				continue;
-			if (ximg_pread(ctx->img, hdr, sizeof(hdr), xfmt_geom_agbno_byte(g, a, b)) != 0)
-				continue;
-			if (!xfmt_blk_is_dir_data(xfmt_blk_classify(hdr, sizeof(hdr), XFMT_BLK_V5)))
-				continue;
-			if (xfmt_dir2_data_hdr_decode(hdr, sizeof(hdr), true, &h) != 0 ||
-			    !xfmt_geom_ino_valid(g, h.owner) ||
-			    h.blkno != xfmt_geom_agbno_byte(g, a, b) >> 9 ||
-			    memcmp(h.uuid, g->meta_uuid, 16) != 0)
-				continue;
-			if (rp->ndscan == cap) {
-				size_t ncap = cap ? cap * 2 : 64;
-				struct rp_dblk *n = realloc(rp->dscan, ncap * sizeof(*n));
+			whole = ximg_pread(ctx->img, wbuf, (size_t)n << g->blocklog,
+					   xfmt_geom_agbno_byte(g, a, w0)) == 0;
+			for (b = w0; b < w0 + n; b++) {
+				struct xfmt_dir2_data_hdr h;
 
-				if (!n)
-					return XERR_NOMEM;
-				rp->dscan = n;
-				cap = ncap;
+				if (xa_bitmap_test(own, b))
+					continue;
+				if (whole)
+					memcpy(hdr, wbuf + ((size_t)(b - w0) << g->blocklog), sizeof(hdr));
+				else if (ximg_pread(ctx->img, hdr, sizeof(hdr),
+						    xfmt_geom_agbno_byte(g, a, b)) != 0)
+					continue;
+				if (!xfmt_blk_is_dir_data(xfmt_blk_classify(hdr, sizeof(hdr),
+									    XFMT_BLK_V5)))
+					continue;
+				if (xfmt_dir2_data_hdr_decode(hdr, sizeof(hdr), true, &h) != 0 ||
+				    !xfmt_geom_ino_valid(g, h.owner) ||
+				    h.blkno != xfmt_geom_agbno_byte(g, a, b) >> 9 ||
+				    memcmp(h.uuid, g->meta_uuid, 16) != 0)
+					continue;
+				if (rp->ndscan == cap) {
+					size_t ncap = cap ? cap * 2 : 64;
+					struct rp_dblk *nv = realloc(rp->dscan, ncap * sizeof(*nv));
+
+					if (!nv) {
+						free(wbuf);
+						return XERR_NOMEM;
+					}
+					rp->dscan = nv;
+					cap = ncap;
+				}
+				rp->dscan[rp->ndscan].owner = h.owner;
+				rp->dscan[rp->ndscan].agno = a;
+				rp->dscan[rp->ndscan].agbno = b;
+				rp->ndscan++;
 			}
-			rp->dscan[rp->ndscan].owner = h.owner;
-			rp->dscan[rp->ndscan].agno = a;
-			rp->dscan[rp->ndscan].agbno = b;
-			rp->ndscan++;
 		}
 	}
+	free(wbuf);
 	if (rp->ndscan > 1)
 		qsort(rp->dscan, rp->ndscan, sizeof(*rp->dscan), cmp_dblk);
 	return 0;

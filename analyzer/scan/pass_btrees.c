@@ -15,6 +15,7 @@
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
+#include "analyzer/io/image.h"
 #include "analyzer/scan/btree_walk.h"
 #include "analyzer/scan/passes.h"
 #include "formats/btrec.h"
@@ -245,53 +246,83 @@ static bool inode_block(const struct xfmt_geom *g, uint32_t agno, uint32_t agbno
  * per block of the AG, so it runs only in this case; free masks are then
  * unknown, as with chunks_from_rmap.
  */
+/* Blocks the scans below read in one call: an AG's unclaimed blocks read
+ * one by one were a system call each (half a million for an AG of free
+ * space). */
+#define SCAN_WINDOW_BYTES (1u << 20)
+
 static int chunks_from_scan(struct xa_ctx *ctx, struct xa_ag *ag)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	uint32_t aglen = xfmt_geom_ag_length(g, ag->agno);
+	uint32_t win = SCAN_WINDOW_BYTES >> g->blocklog ? SCAN_WINDOW_BYTES >> g->blocklog : 1;
+	uint8_t *wbuf = malloc((size_t)win << g->blocklog);
 
+	if (!wbuf)
+		return XERR_NOMEM;
 	ag->nchunks = 0;
 	ag->inodes = ag->free_inodes = 0;
 	ag->chunks_from_scan = true;
-	for (uint32_t b = 0; b < aglen; b++) {
-		struct xbuf *buf = NULL;
-		uint64_t first;
-		bool ok;
+	for (uint32_t w0 = 0; w0 < aglen; w0 += win) {
+		uint32_t n = aglen - w0 < win ? aglen - w0 : win, b;
+		bool whole;
 
-		if (xa_bitmap_test(&ag->claimed, b))
-			continue;
-		if (xa_read(ctx, xfmt_geom_agbno_byte(g, ag->agno, b), g->blocksize, &buf, NULL) != 0)
-			continue;
-		ok = inode_block(g, ag->agno, b, buf->data);
-		xa_put(ctx, &buf);
-		if (!ok)
-			continue;
-		first = (uint64_t)b << g->inopblog;
-		for (uint64_t agino = first; agino < first + g->inopblock; agino += 4) {
-			uint64_t start = agino & ~63ull;
-			struct xa_ichunk *c;
-			unsigned j = (unsigned)((agino - start) / 4);
+		for (b = w0; b < w0 + n && xa_bitmap_test(&ag->claimed, b); b++)
+			;
+		if (b == w0 + n)
+			continue;   /* all claimed: nothing to read */
+		/* Where the window cannot be read whole, each block is read
+		 * alone: an unreadable one is reported as before. */
+		whole = ximg_pread(ctx->img, wbuf, (size_t)n << g->blocklog,
+				   xfmt_geom_agbno_byte(g, ag->agno, w0)) == 0;
+		for (b = w0; b < w0 + n; b++) {
+			struct xbuf *buf = NULL;
+			uint64_t first;
+			bool ok;
 
-			if (start > UINT32_MAX)
-				break;
-			if (!ag->nchunks || ag->chunks[ag->nchunks - 1].startino != start) {
-				c = xa_ag_chunk_append(ag);
-				if (!c)
-					return XERR_NOMEM;
-				c->startino = (uint32_t)start;
-				c->holemask = 0xFFFF;
-				c->count = 0;
-				c->freecount = 0;
-				c->free = ~0ull;
+			if (xa_bitmap_test(&ag->claimed, b))
+				continue;
+			if (whole) {
+				ok = inode_block(g, ag->agno, b, wbuf + ((size_t)(b - w0) << g->blocklog));
+			} else {
+				if (xa_read(ctx, xfmt_geom_agbno_byte(g, ag->agno, b), g->blocksize,
+					    &buf, NULL) != 0)
+					continue;
+				ok = inode_block(g, ag->agno, b, buf->data);
+				xa_put(ctx, &buf);
 			}
-			c = &ag->chunks[ag->nchunks - 1];
-			if (c->holemask & (1u << j)) {
-				c->holemask &= (uint16_t)~(1u << j);
-				c->free &= ~(0xFull << (4 * j));
-				c->count += 4;
+			if (!ok)
+				continue;
+			first = (uint64_t)b << g->inopblog;
+			for (uint64_t agino = first; agino < first + g->inopblock; agino += 4) {
+				uint64_t start = agino & ~63ull;
+				struct xa_ichunk *c;
+				unsigned j = (unsigned)((agino - start) / 4);
+
+				if (start > UINT32_MAX)
+					break;
+				if (!ag->nchunks || ag->chunks[ag->nchunks - 1].startino != start) {
+					c = xa_ag_chunk_append(ag);
+					if (!c) {
+						free(wbuf);
+						return XERR_NOMEM;
+					}
+					c->startino = (uint32_t)start;
+					c->holemask = 0xFFFF;
+					c->count = 0;
+					c->freecount = 0;
+					c->free = ~0ull;
+				}
+				c = &ag->chunks[ag->nchunks - 1];
+				if (c->holemask & (1u << j)) {
+					c->holemask &= (uint16_t)~(1u << j);
+					c->free &= ~(0xFull << (4 * j));
+					c->count += 4;
+				}
 			}
 		}
 	}
+	free(wbuf);
 	/* Without sparse inodes a chunk is all or nothing: a partial one is
 	 * damage, and reading its missing inodes as holes would drop them. */
 	for (size_t i = 0; i < ag->nchunks; i++) {
