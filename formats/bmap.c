@@ -19,13 +19,13 @@
 #define BMAP_KEYPTR_LEN 16u
 _Static_assert(XFMT_BMBT_REC_LEN == 16u, "bmbt record is 16 bytes");
 
-void xfmt_bmap_fork_init(struct xfmt_bmap_fork *f, const struct xfmt_dinode *d,
-			 int whichfork)
+void xfmt_bmap_fork_init(struct xfmt_bmap_fork *f, const struct xfmt_geom *g,
+			 const struct xfmt_dinode *d, int whichfork)
 {
 	memset(f, 0, sizeof(*f));
 	f->whichfork = whichfork;
 	f->mode = d->mode;
-	f->realtime = (d->flags & XFS_DIFLAG_REALTIME) != 0;
+	f->realtime = xfmt_dinode_data_realtime(g, d);
 }
 
 uint64_t xfmt_bmap_max_fileoff(const struct xfmt_geom *g)

@@ -55,14 +55,14 @@
 struct xfmt_bmap_fork {
 	int      whichfork;  /* XFMT_DATA_FORK or XFMT_ATTR_FORK */
 	uint16_t mode;       /* di_mode of the inode; only the file type is used */
-	bool     realtime;   /* di_flags REALTIME: the data fork maps rt extents,
+	bool     realtime;   /* xfmt_dinode_data_realtime: the data fork maps rt extents,
 			      * whose startblocks are not data-device blocks and
 			      * are not range-checked here */
 };
 
-/* Fill f for fork whichfork of a decoded inode d. */
-void xfmt_bmap_fork_init(struct xfmt_bmap_fork *f, const struct xfmt_dinode *d,
-			 int whichfork);
+/* Fill f for fork whichfork of a decoded inode d of filesystem g. */
+void xfmt_bmap_fork_init(struct xfmt_bmap_fork *f, const struct xfmt_geom *g,
+			 const struct xfmt_dinode *d, int whichfork);
 
 /* ------------------------------------------------------- EXTENTS forks */
 

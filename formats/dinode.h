@@ -183,6 +183,15 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 bool xfmt_dinode_in_use(const struct xfmt_dinode *d);
 
 /*
+ * True if the data fork maps realtime extents: the REALTIME flag on a
+ * regular file of a filesystem with a realtime section.  The flag anywhere
+ * else is damage to the flag (inoBadFlags), and the fork maps data-device
+ * blocks as ever: a symlink or directory read from the realtime device on
+ * its word would lose its blocks to a flipped bit.
+ */
+bool xfmt_dinode_data_realtime(const struct xfmt_geom *g, const struct xfmt_dinode *d);
+
+/*
  * True if the slot at buf (len bytes) looks like an inode written at its
  * place ino, whatever else (the CRC) a flipped bit broke: the magic and a
  * version this filesystem writes, and on v5 its own number and the

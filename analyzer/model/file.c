@@ -147,7 +147,7 @@ int xa_extents_load(struct xa_ctx *ctx, const struct xa_inode *ip, int whichfork
 
 	memset(out, 0, sizeof(*out));
 	out->complete = true;
-	out->realtime = whichfork == XA_DATA_FORK && (ip->d.flags & XFS_DIFLAG_REALTIME);
+	out->realtime = whichfork == XA_DATA_FORK && xfmt_dinode_data_realtime(&ctx->geom, &ip->d);
 	c.ex = out;
 	c.g = &ctx->geom;
 	c.rblocks = ctx->sb.rblocks;

@@ -298,7 +298,7 @@ int xa_fork_walk(struct xa_ctx *ctx, uint64_t ino, const uint8_t *inode,
 	w.res = res;
 	for (unsigned i = 0; i <= XFS_BTREE_MAXLEVELS; i++)
 		w.last_at_level[i] = w.last_right[i] = XFS_NULLFSBLOCK;
-	xfmt_bmap_fork_init(&bf, d, whichfork);
+	xfmt_bmap_fork_init(&bf, &ctx->geom, d, whichfork);
 	xfmt_bmap_check_init(&w.check, &ctx->geom, &bf);
 
 	if (format == XFS_DINODE_FMT_EXTENTS) {

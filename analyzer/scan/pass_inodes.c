@@ -38,9 +38,10 @@ static int check_forks(struct xa_ctx *ctx, const struct xa_loc *loc, uint64_t in
 		       const uint8_t *raw, const struct xfmt_dinode *d)
 {
 	struct xa_fork_result dr, ar;
-	/* A realtime flag where the filesystem has no realtime section is the
-	 * flag's fault (inoBadFlags): the mappings are on the data device. */
-	bool rt = (d->flags & XFS_DIFLAG_REALTIME) && ctx->geom.rblocks != 0;
+	/* A realtime flag where it cannot be (no realtime section, not a
+	 * regular file) is the flag's fault (inoBadFlags): the mappings are
+	 * on the data device. */
+	bool rt = xfmt_dinode_data_realtime(&ctx->geom, d);
 	/* Mappings are noted as owners for the ownership pass. */
 	struct xa_own_fork of = { ctx, ino, XA_DATA_FORK, rt };
 	xa_fork_rec_fn own_fn = ctx->own ? xa_own_fork_rec : NULL;

@@ -503,7 +503,7 @@ static void extract_file(struct xstate *x, int dirfd, const char *name, const st
 		return;
 	}
 	rc = xa_extents_load(x->ctx, ip, XA_DATA_FORK, &ex);
-	if (!rc && !(ip->d.flags & XFS_DIFLAG_REALTIME))
+	if (!rc && !ex.realtime)
 		rc = xc_extract_map_dedup(x->ctx, &ex, &x->refc, &dups, &tangled);
 	if (rc) {
 		xa_extents_release(&ex);

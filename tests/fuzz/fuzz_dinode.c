@@ -75,7 +75,7 @@ static void walk_extents(const uint8_t *fork, size_t size, uint64_t nextents,
 	n = xfmt_bmap_extents_decode(fork, size, nextents, recs, cap);
 	if (n > cap || n > nextents)
 		fz_fail("more extents decoded than the fork or the inode has", n, cap);
-	xfmt_bmap_fork_init(&f, d, whichfork);
+	xfmt_bmap_fork_init(&f, g, d, whichfork);
 	xfmt_bmap_extents_verify(fork, size, nextents, g, &f, &s->sink);
 	xfmt_bmap_check_init(&c, g, &f);
 	for (size_t i = 0; i < n; i++) {

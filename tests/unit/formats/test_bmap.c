@@ -51,7 +51,7 @@ static void load_inode(const struct afx_block *b, struct inode_fx *in)
 	in->buf = afx_load(b);
 	assert_int_equal(xfmt_dinode_decode(in->buf, b->len, G, &in->d), 0);
 	in->fork = xfmt_dinode_fork(in->buf, &in->d, XFMT_DATA_FORK, &in->size);
-	xfmt_bmap_fork_init(&in->f, &in->d, XFMT_DATA_FORK);
+	xfmt_bmap_fork_init(&in->f, G, &in->d, XFMT_DATA_FORK);
 }
 
 /* Record i of the sparse file's fork (inode 137). */
@@ -509,12 +509,27 @@ static void test_fork_rules(void **state)
 	assert_int_equal(s.n, 0);
 	free(in.buf);
 
-	/* xfmt_bmap_fork_init takes the REALTIME flag from the inode. */
-	in.d.flags = XFS_DIFLAG_REALTIME;
-	xfmt_bmap_fork_init(&in.f, &in.d, XFMT_DATA_FORK);
-	assert_true(in.f.realtime);
-	xfmt_bmap_fork_init(&in.f, &in.d, XFMT_ATTR_FORK);
-	assert_int_equal(in.f.whichfork, XFMT_ATTR_FORK);
+	/* xfmt_bmap_fork_init takes the REALTIME flag from a regular file of
+	 * a filesystem with a realtime section, and from nothing else. */
+	{
+		struct xfmt_geom rg = *G;
+
+		rg.rblocks = 1000;
+		in.d.flags = XFS_DIFLAG_REALTIME;
+		in.d.mode = XFMT_S_IFREG | 0644;
+		xfmt_bmap_fork_init(&in.f, &rg, &in.d, XFMT_DATA_FORK);
+		assert_true(in.f.realtime);
+		xfmt_bmap_fork_init(&in.f, G, &in.d, XFMT_DATA_FORK);
+		assert_false(in.f.realtime);        /* no realtime section */
+		in.d.mode = XFMT_S_IFLNK | 0777;
+		xfmt_bmap_fork_init(&in.f, &rg, &in.d, XFMT_DATA_FORK);
+		assert_false(in.f.realtime);        /* a symlink's blocks */
+		in.d.mode = XFMT_S_IFDIR | 0755;
+		xfmt_bmap_fork_init(&in.f, &rg, &in.d, XFMT_DATA_FORK);
+		assert_false(in.f.realtime);
+		xfmt_bmap_fork_init(&in.f, &rg, &in.d, XFMT_ATTR_FORK);
+		assert_int_equal(in.f.whichfork, XFMT_ATTR_FORK);
+	}
 
 	/* nextents above the fork capacity: only what fits is read and judged. */
 	load_inode(&bmap_sparse_ino, &in);
