@@ -4,6 +4,7 @@
 # the same run (wall time and peak RSS of each, and ratios to xfs_repair -n).
 #
 # usage: bench/million-inodes.sh [IMAGE]
+#        bench/million-inodes.sh --build-only   (print the cached image's path)
 #   Without IMAGE, builds once and caches under $XFSRECON_BENCH_DIR (default
 #   $BENCH_DIR, else /tmp/xfsrecon-bench) an image of BENCH_SIZE (default 8G)
 #   with rmapbt and reflink, BENCH_DIRS directories (default 1000) holding
@@ -211,12 +212,15 @@ build_image() { # IMG: makes it (as IMG.tmp, renamed when complete)
 }
 
 img=${1:-}
+build_only=
+[ "$img" = --build-only ] && build_only=1 img=
 if [ -z "$img" ]; then
 	mkdir -p "$BENCH_DIR"
 	img="$BENCH_DIR/million-$BENCH_SIZE-$BENCH_DIRS-$BENCH_FILES-$BENCH_FRAG.img"
 	[ -f "$img" ] || build_image "$img"
 fi
 [ -f "$img" ] || { echo "bench: no image $img" >&2; exit 1; }
+[ -z "$build_only" ] || { printf '%s\n' "$img"; exit 0; }
 
 if [ -z "${XFSRECON:-}" ]; then
 	bdir=${XFSRECON_BENCH_BUILD:-$top/_build-bench}
