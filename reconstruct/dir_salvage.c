@@ -264,6 +264,10 @@ static int build_dscan(struct xr_rp *rp)
 				;
 			if (b == w0 + n)
 				continue;
+			/* a hole of a sparse image holds no directory block */
+			if (ximg_is_hole(ctx->img, xfmt_geom_agbno_byte(g, a, w0),
+					 (size_t)n << g->blocklog))
+				continue;
 			whole = ximg_pread(ctx->img, wbuf, (size_t)n << g->blocklog,
 					   xfmt_geom_agbno_byte(g, a, w0)) == 0;
 			for (b = w0; b < w0 + n; b++) {

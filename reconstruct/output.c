@@ -308,8 +308,12 @@ static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *
 		uint8_t *ob = w->buf;
 
 		if (have) {
-			/* Sectors of a bad-sector map are never read: zeros. */
-			rc = ximg_pread_fill(w->ctx->input, w->buf, have, off, NULL);
+			/* Sectors of a bad-sector map are never read: zeros; nor
+			 * are the holes of a sparse input. */
+			if (ximg_is_hole(w->ctx->input, off, have))
+				memset(w->buf, 0, have);
+			else
+				rc = ximg_pread_fill(w->ctx->input, w->buf, have, off, NULL);
 			if (rc) {
 				rc = fail(w, rc, "%s: %s", w->ctx->input->name,
 					  w->ctx->input->errmsg);

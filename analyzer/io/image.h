@@ -9,6 +9,7 @@
 #ifndef XA_IMAGE_H
 #define XA_IMAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -87,6 +88,16 @@ int ximg_open_zero_tail(struct ximg *inner, uint64_t size, struct ximg **out);
  * backend, a partition slice included.  The image keeps owning it.
  */
 int ximg_raw_fd(const struct ximg *img);
+
+/*
+ * True when the len bytes at off are known to read as zeros without being
+ * read: they lie wholly in a hole of a raw image file (or of the raw file a
+ * partition slice reads from), as SEEK_DATA says.  False whenever that is
+ * not known (another backend, a block device, no SEEK_DATA): the caller
+ * reads.  Whole-image passes (the input's digest) skip reading the holes of
+ * a sparse image this way: they are most of a fresh filesystem's bytes.
+ */
+bool ximg_is_hole(const struct ximg *img, uint64_t off, size_t len);
 
 /* Read exactly len bytes at off (see ximg_ops.pread). */
 int ximg_pread(struct ximg *img, void *buf, size_t len, uint64_t off);

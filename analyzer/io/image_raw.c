@@ -8,6 +8,8 @@
 #include "analyzer/io/image.h"
 
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +74,36 @@ int ximg_raw_fd(const struct ximg *img)
 		return -1;
 	r = img->priv;
 	return r ? r->fd : -1;
+}
+
+bool ximg_is_hole(const struct ximg *img, uint64_t off, size_t len)
+{
+#ifdef SEEK_DATA
+	const struct ximg *base_img = img;
+	uint64_t base = 0;
+	const struct raw_priv *r;
+	off_t data;
+
+	if (!img || !len || off > img->size || img->size - off < len)
+		return false;
+	if (img->ops != &raw_ops) {
+		base_img = ximg_slice_parent(img, &base);
+		if (!base_img || base_img->ops != &raw_ops)
+			return false;
+	}
+	r = base_img->priv;
+	if (!r || r->fd < 0 || base > UINT64_MAX - off - len)
+		return false;
+	data = lseek(r->fd, (off_t)(base + off), SEEK_DATA);
+	if (data < 0)
+		return errno == ENXIO;   /* no data from here to the end */
+	return (uint64_t)data >= base + off + len;
+#else
+	(void)img;
+	(void)off;
+	(void)len;
+	return false;
+#endif
 }
 
 int ximg_open_raw(const char *path, struct ximg **out, char *err, size_t errlen)

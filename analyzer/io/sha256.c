@@ -260,10 +260,15 @@ int ximg_sha256_progress(struct ximg *img, uint8_t out[XSHA256_DIGEST_LEN],
 	while (off < img->size) {
 		size_t n = img->size - off < SHA_READ_CHUNK ? (size_t)(img->size - off) : SHA_READ_CHUNK;
 
-		/* the ranges of a bad-sector map hash as zeros, unread */
-		rc = ximg_pread_fill(img, buf, n, off, NULL);
-		if (rc)
-			goto out;
+		/* the ranges of a bad-sector map hash as zeros, unread; so do
+		 * the holes of a sparse file */
+		if (ximg_is_hole(img, off, n)) {
+			memset(buf, 0, n);
+		} else {
+			rc = ximg_pread_fill(img, buf, n, off, NULL);
+			if (rc)
+				goto out;
+		}
 		xsha256_update(&ctx, buf, n);
 		off += n;
 		if (progress)

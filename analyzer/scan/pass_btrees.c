@@ -271,6 +271,10 @@ static int chunks_from_scan(struct xa_ctx *ctx, struct xa_ag *ag)
 			;
 		if (b == w0 + n)
 			continue;   /* all claimed: nothing to read */
+		/* A hole of a sparse image holds no inode. */
+		if (ximg_is_hole(ctx->img, xfmt_geom_agbno_byte(g, ag->agno, w0),
+				 (size_t)n << g->blocklog))
+			continue;
 		/* Where the window cannot be read whole, each block is read
 		 * alone: an unreadable one is reported as before. */
 		whole = ximg_pread(ctx->img, wbuf, (size_t)n << g->blocklog,

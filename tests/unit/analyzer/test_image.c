@@ -3,7 +3,8 @@
  * backends and their bounds, raw files opened read-only (checked in
  * /proc/self/fdinfo), backend dispatch by magic, and the choice of the
  * filesystem: at byte 0, by --offset, by --partition, or found through an
- * MBR, also inside a zstd-compressed whole-disk image.
+ * MBR, also inside a zstd-compressed whole-disk image; the holes of a
+ * sparse raw file, directly and through a slice.
  */
 #include <dirent.h>
 #include <fcntl.h>
@@ -191,6 +192,56 @@ static void test_raw_is_read_only(void **state)
 	free(d);
 }
 
+/*
+ * ximg_is_hole: true only for a range wholly inside a hole of a raw file (or
+ * of the raw file under a slice); never for a range with data, past the
+ * end, or of another backend.  A filesystem without SEEK_DATA holes says
+ * "data" everywhere, which is never wrong: then only the "false" answers
+ * are checked.
+ */
+static void test_holes(void **state)
+{
+	char path[PATH_MAX];
+	struct ximg *img = NULL, *slice = NULL, *mem = NULL;
+	uint8_t data[4096];
+	char err[256];
+	int fd;
+	bool has_holes;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/sparse.img", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	memset(data, 0xAB, sizeof(data));
+	/* 8 MiB: data at 4 MiB only */
+	assert_int_equal(pwrite(fd, data, sizeof(data), 4u << 20), (ssize_t)sizeof(data));
+	assert_int_equal(ftruncate(fd, 8u << 20), 0);
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(ximg_open_raw(path, &img, err, sizeof(err)), 0);
+	has_holes = ximg_is_hole(img, 0, 4096);
+	/* never a hole where the data is, or beyond the image */
+	assert_false(ximg_is_hole(img, 4u << 20, 4096));
+	assert_false(ximg_is_hole(img, (4u << 20) - 4096, 8192));
+	assert_false(ximg_is_hole(img, (8u << 20) - 4096, 8192));
+	assert_false(ximg_is_hole(img, 0, 0));
+	if (has_holes) {
+		assert_true(ximg_is_hole(img, 1u << 20, 1u << 20));
+		assert_true(ximg_is_hole(img, 6u << 20, 2u << 20));   /* to the end */
+	}
+	/* through a slice from 4 MiB - 64 KiB (it takes img): the data is at
+	 * 64 KiB */
+	assert_int_equal(ximg_open_slice(img, (4u << 20) - 65536, 1u << 20, &slice), 0);
+	assert_false(ximg_is_hole(slice, 65536, 4096));
+	if (has_holes)
+		assert_true(ximg_is_hole(slice, 0, 65536));
+	/* another backend: never */
+	assert_int_equal(ximg_open_mem(data, sizeof(data), 1, "m", &mem), 0);
+	memset(data, 0, sizeof(data));
+	assert_false(ximg_is_hole(mem, 0, 4096));
+	ximg_free(&mem);
+	ximg_free(&slice);   /* and img, which the slice owns */
+}
+
 static void test_open_errors(void **state)
 {
 	struct ximg *img = NULL;
@@ -306,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_memory_and_bounds),
 		cmocka_unit_test(test_slice),
 		cmocka_unit_test(test_raw_is_read_only),
+		cmocka_unit_test(test_holes),
 		cmocka_unit_test(test_open_errors),
 		cmocka_unit_test(test_open_choices),
 		cmocka_unit_test(test_zstd_whole_disk),
