@@ -159,12 +159,6 @@ bool xfmt_dinode_in_use(const struct xfmt_dinode *d)
 	return d->mode != 0;
 }
 
-bool xfmt_dinode_data_realtime(const struct xfmt_geom *g, const struct xfmt_dinode *d)
-{
-	return (d->flags & XFS_DIFLAG_REALTIME) && (d->mode & XFMT_S_IFMT) == XFMT_S_IFREG &&
-	       g->rblocks != 0;
-}
-
 bool xfmt_dinode_at_place(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
 			  uint64_t ino)
 {

@@ -189,7 +189,12 @@ bool xfmt_dinode_in_use(const struct xfmt_dinode *d);
  * blocks as ever: a symlink or directory read from the realtime device on
  * its word would lose its blocks to a flipped bit.
  */
-bool xfmt_dinode_data_realtime(const struct xfmt_geom *g, const struct xfmt_dinode *d);
+static inline bool xfmt_dinode_data_realtime(const struct xfmt_geom *g,
+					     const struct xfmt_dinode *d)
+{
+	return (d->flags & XFS_DIFLAG_REALTIME) && (d->mode & XFMT_S_IFMT) == XFMT_S_IFREG &&
+	       g->rblocks != 0;
+}
 
 /*
  * True if the slot at buf (len bytes) looks like an inode written at its
