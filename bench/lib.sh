@@ -35,3 +35,36 @@ bench_best() {
 	awk 'NR == 1 || $1 < b { b = $1 } $2 > m { m = $2 }
 	END { printf "%.2f %d\n", b, m }'
 }
+
+# bench_program TOP: when XFSRECON is unset, configure and make an optimised
+# build without sanitizers in $XFSRECON_BENCH_BUILD (default TOP/_build-bench)
+# and set XFSRECON to it.
+bench_program() {
+	[ -z "${XFSRECON:-}" ] || return 0
+	_bdir=${XFSRECON_BENCH_BUILD:-$1/_build-bench}
+	[ -x "$1/configure" ] || (cd "$1" && autoreconf -fi) >/dev/null
+	mkdir -p "$_bdir"
+	[ -f "$_bdir/Makefile" ] || (cd "$_bdir" && "$1/configure" CFLAGS="-O2 -g") >/dev/null
+	make -C "$_bdir" -s -j2 xfsrecon >/dev/null
+	XFSRECON="$_bdir/xfsrecon"
+}
+
+# bench_measure LOGDIR NAME CMD...: one untimed warm-up, then BENCH_RUNS
+# timed runs (reports kept as LOGDIR/NAME.*); sets r_runs (the wall times),
+# r_med (median wall), r_rss (largest RSS), r_st (the exit statuses seen).
+bench_measure() {
+	_logs=$1 _name=$2
+	shift 2
+	bench_run1 "$_logs/$_name.warm" "$@" >/dev/null
+	_n=1 _lines=""
+	while [ $_n -le "${BENCH_RUNS:-3}" ]; do
+		_lines="$_lines$(bench_run1 "$_logs/$_name.$_n" "$@")
+"
+		_n=$((_n + 1))
+	done
+	r_runs=$(printf '%s' "$_lines" | awk '{ printf "%s%s", (NR > 1 ? " " : ""), $1 }')
+	r_med=$(printf '%s' "$_lines" | sort -n | awk '{ w[NR] = $1 }
+		END { printf "%.2f", (NR % 2 ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2) }')
+	r_rss=$(printf '%s' "$_lines" | awk '$2 > m { m = $2 } END { print m + 0 }')
+	r_st=$(printf '%s' "$_lines" | awk '{ s[$3] = 1 } END { for (k in s) o = o (o ? "," : "") k; print o }')
+}

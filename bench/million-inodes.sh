@@ -222,38 +222,12 @@ fi
 [ -f "$img" ] || { echo "bench: no image $img" >&2; exit 1; }
 [ -z "$build_only" ] || { printf '%s\n' "$img"; exit 0; }
 
-if [ -z "${XFSRECON:-}" ]; then
-	bdir=${XFSRECON_BENCH_BUILD:-$top/_build-bench}
-	[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi) >/dev/null
-	mkdir -p "$bdir"
-	if [ ! -f "$bdir/Makefile" ]; then
-		(cd "$bdir" && "$top/configure" CFLAGS="-O2 -g") >/dev/null
-	fi
-	make -C "$bdir" -s -j2 xfsrecon >/dev/null
-	XFSRECON="$bdir/xfsrecon"
-fi
+bench_program "$top"
 
 logs="$BENCH_DIR/logs"
 mkdir -p "$logs"
 
-# measure NAME CMD...: one untimed warm-up, then BENCH_RUNS timed runs; sets
-# r_runs (the wall times), r_med (median wall), r_rss (largest RSS), r_st.
-measure() {
-	name=$1
-	shift
-	bench_run1 "$logs/$name.warm" "$@" >/dev/null
-	n=1 lines=""
-	while [ $n -le "$BENCH_RUNS" ]; do
-		lines="$lines$(bench_run1 "$logs/$name.$n" "$@")
-"
-		n=$((n + 1))
-	done
-	r_runs=$(printf '%s' "$lines" | awk '{ printf "%s%s", (NR > 1 ? " " : ""), $1 }')
-	r_med=$(printf '%s' "$lines" | sort -n | awk '{ w[NR] = $1 }
-		END { printf "%.2f", (NR % 2 ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2) }')
-	r_rss=$(printf '%s' "$lines" | awk '$2 > m { m = $2 } END { print m + 0 }')
-	r_st=$(printf '%s' "$lines" | awk '{ s[$3] = 1 } END { for (k in s) o = o (o ? "," : "") k; print o }')
-}
+measure() { bench_measure "$logs" "$@"; }
 
 measure check "$XFSRECON" check -q --no-hash "$img"
 c_runs=$r_runs c_med=$r_med c_rss=$r_rss c_st=$r_st

@@ -39,14 +39,7 @@ if [ -z "$img" ]; then
 	img=$(sh "$here/million-inodes.sh" --build-only) || exit $?
 fi
 [ -f "$img" ] || { echo "bench: no image $img" >&2; exit 1; }
-if [ -z "${XFSRECON:-}" ]; then
-	bdir=${XFSRECON_BENCH_BUILD:-$top/_build-bench}
-	[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi) >/dev/null
-	mkdir -p "$bdir"
-	[ -f "$bdir/Makefile" ] || (cd "$bdir" && "$top/configure" CFLAGS="-O2 -g") >/dev/null
-	make -C "$bdir" -s -j2 xfsrecon >/dev/null
-	XFSRECON="$bdir/xfsrecon"
-fi
+bench_program "$top"
 
 geo() { xfs_db -r -c 'sb 0' -c "print $1" "$img" | awk '{ print $3 }'; }
 agblocks=$(geo agblocks) bsize=$(geo blocksize) inopblog=$(geo inopblog)
@@ -99,23 +92,7 @@ work="$BENCH_DIR/repair-damaged"
 logs="$BENCH_DIR/logs"
 mkdir -p "$work" "$logs"
 
-# measure NAME CMD...: as million-inodes.sh (warm-up, BENCH_RUNS runs).
-measure() {
-	name=$1
-	shift
-	bench_run1 "$logs/$name.warm" "$@" >/dev/null
-	n=1 lines=""
-	while [ $n -le "$BENCH_RUNS" ]; do
-		lines="$lines$(bench_run1 "$logs/$name.$n" "$@")
-"
-		n=$((n + 1))
-	done
-	r_runs=$(printf '%s' "$lines" | awk '{ printf "%s%s", (NR > 1 ? " " : ""), $1 }')
-	r_med=$(printf '%s' "$lines" | sort -n | awk '{ w[NR] = $1 }
-		END { printf "%.2f", (NR % 2 ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2) }')
-	r_rss=$(printf '%s' "$lines" | awk '$2 > m { m = $2 } END { print m + 0 }')
-	r_st=$(printf '%s' "$lines" | awk '{ s[$3] = 1 } END { for (k in s) o = o (o ? "," : "") k; print o }')
-}
+measure() { bench_measure "$logs" "$@"; }
 
 # The user of xfs_repair copies first (the image is evidence), then repairs
 # the copy: one command, so its wall time and peak RSS cover both.

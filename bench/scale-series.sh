@@ -22,34 +22,12 @@ BENCH_DIR=${XFSRECON_BENCH_DIR:-${BENCH_DIR:-/tmp/xfsrecon-bench}}
 BENCH_SERIES=${BENCH_SERIES:-100000 1000000 4000000}
 BENCH_RUNS=${BENCH_RUNS:-3}
 
-if [ -z "${XFSRECON:-}" ]; then
-	bdir=${XFSRECON_BENCH_BUILD:-$top/_build-bench}
-	[ -x "$top/configure" ] || (cd "$top" && autoreconf -fi) >/dev/null
-	mkdir -p "$bdir"
-	[ -f "$bdir/Makefile" ] || (cd "$bdir" && "$top/configure" CFLAGS="-O2 -g") >/dev/null
-	make -C "$bdir" -s -j2 xfsrecon >/dev/null
-	XFSRECON="$bdir/xfsrecon"
-fi
+bench_program "$top"
 export XFSRECON
 logs="$BENCH_DIR/logs"
 mkdir -p "$logs"
 
-# best NAME CMD...: one warm-up, BENCH_RUNS runs; sets r_med (median wall)
-# and r_rss (largest RSS).
-best() {
-	name=$1
-	shift
-	bench_run1 "$logs/$name.warm" "$@" >/dev/null
-	n=1 lines=""
-	while [ $n -le "$BENCH_RUNS" ]; do
-		lines="$lines$(bench_run1 "$logs/$name.$n" "$@")
-"
-		n=$((n + 1))
-	done
-	r_med=$(printf '%s' "$lines" | sort -n | awk '{ w[NR] = $1 }
-		END { printf "%.2f", (NR % 2 ? w[(NR + 1) / 2] : (w[NR / 2] + w[NR / 2 + 1]) / 2) }')
-	r_rss=$(printf '%s' "$lines" | awk '$2 > m { m = $2 } END { print m + 0 }')
-}
+best() { bench_measure "$logs" "$@"; }
 
 printf '%-9s %9s | %8s %10s %7s %7s | %8s %10s %7s %7s | %6s %6s\n' files inodes \
 	"ours s" "ours KiB" "us/ino" "B/ino" "xr s" "xr KiB" "us/ino" "B/ino" "wall" "mem"
