@@ -19,6 +19,7 @@
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
+#include "analyzer/model/sorted.h"
 #include "analyzer/scan/fork_walk.h"
 #include "formats/agfl.h"
 #include "formats/btrec.h"
@@ -388,8 +389,7 @@ static void check_space(struct xa_ctx *ctx, struct xa_ag *ag, struct own_ag *oa)
 
 	/* fwd is in key order, which is start order; the bnobt's order is
 	 * only trusted after sorting. */
-	if (oa->free.n > 1)  /* qsort(NULL, 0, ...) is undefined */
-		qsort(oa->free.recs, oa->free.n, sizeof(*oa->free.recs), cmp_start);
+	xa_sort(oa->free.recs, oa->free.n, sizeof(*oa->free.recs), cmp_start);
 	while (i < own->n || j < fr->n) {
 		bool take_owned = j >= fr->n || (i < own->n && own->recs[i].agbno <= fr->recs[j].agbno);
 		const struct xa_ownrec *r = take_owned ? &own->recs[i++] : &fr->recs[j++];

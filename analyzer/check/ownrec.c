@@ -16,6 +16,7 @@
 
 #include "analyzer/errors.h"
 #include "analyzer/findings/findings.h"
+#include "analyzer/model/sorted.h"
 #include "formats/btrec.h"
 
 int xa_ownlist_add(struct xa_ownlist *l, uint32_t agbno, uint32_t len, uint64_t owner,
@@ -84,8 +85,7 @@ static int cmp_key(const void *x, const void *y)
 
 void xa_ownlist_sort(struct xa_ownlist *l)
 {
-	if (l->n > 1)
-		qsort(l->recs, l->n, sizeof(*l->recs), cmp_key);
+	xa_sort(l->recs, l->n, sizeof(*l->recs), cmp_key);
 }
 
 /* File data merges only when the offsets abut too: the same block-minus-
@@ -118,7 +118,7 @@ void xa_ownlist_normalize(struct xa_ownlist *l)
 
 	if (l->n < 2)
 		return;
-	qsort(l->recs, l->n, sizeof(*l->recs), cmp_merge);
+	xa_sort(l->recs, l->n, sizeof(*l->recs), cmp_merge);
 	for (size_t i = 0; i < l->n; i++) {
 		struct xa_ownrec *cur = &l->recs[i];
 

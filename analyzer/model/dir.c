@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "analyzer/engine.h"
+#include "analyzer/model/sorted.h"
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
 #include "analyzer/model/file.h"
@@ -361,7 +362,7 @@ static void da_index_check_names(struct da_index *ix, struct xa_loc_sink *verify
 
 	if (ix->names_overflow || !ix->nleaves)
 		return;
-	qsort(ix->names, ix->nnames, sizeof(*ix->names), cmp_da_name);
+	xa_sort(ix->names, ix->nnames, sizeof(*ix->names), cmp_da_name);
 	for (size_t i = 0; i < ix->nlents; i++) {
 		const struct da_name *e = &ix->lents[i];
 		struct da_name *n = bsearch(e, ix->names, ix->nnames, sizeof(*ix->names),
@@ -409,7 +410,7 @@ static void da_index_check(struct da_index *ix, struct xa_loc_sink *verify, uint
 {
 	if (ix->overflow || !ix->nents)
 		return;
-	qsort(ix->blks, ix->nblks, sizeof(*ix->blks), cmp_da_blk);
+	xa_sort(ix->blks, ix->nblks, sizeof(*ix->blks), cmp_da_blk);
 	for (size_t i = 0; i < ix->nents; i++) {
 		const struct da_ent *e = &ix->ents[i];
 		struct da_blk *c = da_find(ix, e->before);
