@@ -1,0 +1,214 @@
+/*
+ * prefetch.c - reads done ahead on a reader thread (see prefetch.h).
+ *
+ * A ring of depth buffers: the reader fills item k into slot k % depth once
+ * the caller has let go of item k - depth; the caller holds one item (the
+ * last it took) and lets go of it by taking the next.  Counters and the
+ * end flag are shared under one mutex; a slot's bytes belong to whichever
+ * side the counters say, so they need no lock.
+ */
+#include "analyzer/io/prefetch.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzer/errors.h"
+#include "analyzer/io/image.h"
+
+struct slot {
+	uint8_t *buf;
+	uint64_t off;
+	size_t   len;
+	bool     ok;     /* buf holds len bytes read at off */
+};
+
+struct xprefetch {
+	int               fd;
+	uint64_t          base;   /* the image's byte 0 in fd */
+	uint64_t          size;   /* the image's size: nothing past it is read */
+	size_t            maxlen;
+	unsigned          depth;
+	xprefetch_next_fn next;
+	void             *arg;
+	struct slot      *slots;
+	pthread_t         thread;
+	pthread_mutex_t   mu;
+	pthread_cond_t    cv;
+	/* under mu */
+	uint64_t          produced;   /* items filled */
+	uint64_t          taken;      /* items handed to the caller */
+	bool              end;        /* the generator has no more */
+	bool              stop;
+};
+
+/* Item k may be filled once the caller has let go of item k - depth: it
+ * holds the last item it took, taken - 1. */
+static bool room(const struct xprefetch *p)
+{
+	uint64_t held = p->taken ? p->taken - 1 : 0;
+
+	return p->produced < held + p->depth;
+}
+
+static bool read_full(int fd, uint8_t *buf, size_t len, uint64_t off)
+{
+	while (len) {
+		ssize_t n = pread(fd, buf, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		buf += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+static void *reader(void *arg)
+{
+	struct xprefetch *p = arg;
+
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		struct slot *s;
+		uint64_t off = 0;
+		size_t len = 0;
+		bool more;
+
+		while (!p->stop && !room(p))
+			pthread_cond_wait(&p->cv, &p->mu);
+		if (p->stop)
+			break;
+		s = &p->slots[p->produced % p->depth];
+		pthread_mutex_unlock(&p->mu);
+		more = p->next(p->arg, &off, &len);
+		if (more) {
+			s->off = off;
+			s->len = len;
+			s->ok = len && len <= p->maxlen && off <= p->size && p->size - off >= len &&
+				p->base <= UINT64_MAX - p->size &&
+				read_full(p->fd, s->buf, len, p->base + off);
+		}
+		pthread_mutex_lock(&p->mu);
+		if (!more) {
+			p->end = true;
+			pthread_cond_broadcast(&p->cv);
+			break;
+		}
+		p->produced++;
+		pthread_cond_broadcast(&p->cv);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+static void free_slots(struct xprefetch *p)
+{
+	if (p->slots)
+		for (unsigned i = 0; i < p->depth; i++)
+			free(p->slots[i].buf);
+	free(p->slots);
+}
+
+int xprefetch_start(struct ximg *img, unsigned threads, size_t maxlen, unsigned depth,
+		    xprefetch_next_fn next, void *arg, struct xprefetch **out)
+{
+	struct xprefetch *p;
+	uint64_t base;
+	int fd;
+
+	*out = NULL;
+	if (threads < 2 || depth < 2 || !maxlen || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		return 0;
+	fd = ximg_direct_fd(img, &base);
+	if (fd < 0)
+		return 0;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return XERR_NOMEM;
+	p->fd = fd;
+	p->base = base;
+	p->size = img->size;
+	p->maxlen = maxlen;
+	p->depth = depth;
+	p->next = next;
+	p->arg = arg;
+	p->slots = calloc(depth, sizeof(*p->slots));
+	if (!p->slots) {
+		free(p);
+		return XERR_NOMEM;
+	}
+	for (unsigned i = 0; i < depth; i++) {
+		p->slots[i].buf = malloc(maxlen);
+		if (!p->slots[i].buf) {
+			free_slots(p);
+			free(p);
+			return XERR_NOMEM;
+		}
+	}
+	if (pthread_mutex_init(&p->mu, NULL) != 0)
+		goto plain;
+	if (pthread_cond_init(&p->cv, NULL) != 0) {
+		pthread_mutex_destroy(&p->mu);
+		goto plain;
+	}
+	if (pthread_create(&p->thread, NULL, reader, p) != 0) {
+		pthread_cond_destroy(&p->cv);
+		pthread_mutex_destroy(&p->mu);
+		goto plain;
+	}
+	*out = p;
+	return 0;
+plain:
+	/* No thread to be had: the caller reads as it would have. */
+	free_slots(p);
+	free(p);
+	return 0;
+}
+
+bool xprefetch_take(struct xprefetch *p, const uint8_t **data, uint64_t *off, size_t *len)
+{
+	struct slot *s;
+	uint64_t want;
+
+	pthread_mutex_lock(&p->mu);
+	want = p->taken;
+	while (p->produced <= want && !p->end)
+		pthread_cond_wait(&p->cv, &p->mu);
+	if (p->produced <= want) {
+		pthread_mutex_unlock(&p->mu);
+		return false;
+	}
+	/* Taking item want lets go of item want - 1: its slot may be refilled. */
+	p->taken = want + 1;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	s = &p->slots[want % p->depth];
+	*data = s->ok ? s->buf : NULL;
+	*off = s->off;
+	*len = s->len;
+	return true;
+}
+
+void xprefetch_stop(struct xprefetch **pp)
+{
+	struct xprefetch *p = *pp;
+
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->mu);
+	p->stop = true;
+	pthread_cond_broadcast(&p->cv);
+	pthread_mutex_unlock(&p->mu);
+	pthread_join(p->thread, NULL);
+	pthread_cond_destroy(&p->cv);
+	pthread_mutex_destroy(&p->mu);
+	free_slots(p);
+	free(p);
+	*pp = NULL;
+}
