@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "analyzer/check/ownership.h"
 #include "analyzer/errors.h"
@@ -28,6 +29,16 @@
  */
 #define XA_CACHE_MIN_BYTES ((uint64_t)32 << 20)
 #define XA_CACHE_MAX_BYTES ((uint64_t)256 << 20)
+
+unsigned xa_jobs(const struct xa_ctx *ctx)
+{
+	long n;
+
+	if (ctx->opts.jobs)
+		return ctx->opts.jobs;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > 1024 ? 1024 : (unsigned)n;
+}
 
 static size_t cache_bytes_for(const struct xa_ctx *ctx, uint64_t image_size)
 {

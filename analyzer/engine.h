@@ -126,9 +126,14 @@ const struct xa_ichunk *xa_ag_chunk_of(const struct xa_ag *ag, uint32_t agino);
 /* Free what a struct xa_ag owns (not the struct itself). */
 void xa_ag_release(struct xa_ag *ag);
 
+/* How many threads a pass may use: --jobs, or one per online CPU. */
+unsigned xa_jobs(const struct xa_ctx *ctx);
+
 struct xa_options {
 	bool     verbose;
 	uint64_t cache_bytes;       /* block cache bound; 0 = sized from the image */
+	unsigned jobs;              /* threads a pass may use (--jobs): 0 = one
+	                               per CPU, 1 = the caller's alone */
 	bool     keep_ownership;    /* keep the per-AG ownership lists after the
 	                               check (the repair planner reads them) */
 	/* Called at the start of each pass and each AG within it (may be NULL). */

@@ -57,6 +57,7 @@ int xc_ctx_run(const struct xc_args *a, unsigned mode, bool keep_ownership,
 
 	opts.keep_ownership = keep_ownership;
 	opts.cache_bytes = a->cache_bytes;
+	opts.jobs = a->jobs;
 	opts.no_replay = xc_has(a, XC_OPT_NO_REPLAY);
 	if (xc_has(a, XC_OPT_PROGRESS))
 		opts.progress = xc_progress_cb;

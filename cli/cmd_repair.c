@@ -162,14 +162,15 @@ static void print_evidence_notes(FILE *out, const struct xr_plan *plan)
 }
 
 /* Check OUT with the same checker; fills the counts, keeps the context. */
-static int check_output(const char *path, uint64_t cache_bytes, struct xa_ctx *after,
-			FILE *errs)
+static int check_output(const char *path, const struct xc_prepare_opts *po,
+			struct xa_ctx *after, FILE *errs)
 {
 	struct xa_options opts = { 0 };
 	char err[512];
 	int rc;
 
-	opts.cache_bytes = cache_bytes;
+	opts.cache_bytes = po->cache_bytes;
+	opts.jobs = po->jobs;
 	rc = xa_ctx_open(after, path, NULL, &opts, err, sizeof(err));
 	if (rc) {
 		fprintf(errs, "xfsrecon: checking the output: %s\n", err);
@@ -217,6 +218,7 @@ void xc_prepare_opts_from_args(struct xc_prepare_opts *po, const struct xc_args 
 	po->no_replay = xc_has(a, XC_OPT_NO_REPLAY);
 	po->progress = xc_has(a, XC_OPT_PROGRESS);
 	po->cache_bytes = a->cache_bytes;
+	po->jobs = a->jobs;
 }
 
 int xc_repair_prepare(const struct xc_prepare_opts *o, struct xa_ctx *ctx, struct xr_plan *plan,
@@ -229,6 +231,7 @@ int xc_repair_prepare(const struct xc_prepare_opts *o, struct xa_ctx *ctx, struc
 
 	opts.keep_ownership = true;
 	opts.cache_bytes = o->cache_bytes;
+	opts.jobs = o->jobs;
 	/* Repair works with what exists: a truncated image's missing end and
 	 * AGs with blank headers are rebuilt like zeroed ones. */
 	opts.zero_tail = true;
@@ -341,6 +344,7 @@ int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs)
 		oo.force = o->force;
 		oo.no_hash = o->no_hash;
 		oo.reread = o->verify_output;
+		oo.jobs = o->prep.jobs;
 		if (o->prep.progress || bar.tty) {
 			oo.progress = copy_progress;
 			oo.progress_arg = &bar;
@@ -361,7 +365,7 @@ int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs)
 			ri.have_out_sha = true;
 		}
 	}
-	rc = check_output(o->out, o->prep.cache_bytes, &after, errs);
+	rc = check_output(o->out, &o->prep, &after, errs);
 	if (rc) {
 		code = XC_EXIT_OPERATIONAL;
 		goto out;

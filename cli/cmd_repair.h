@@ -22,6 +22,7 @@ struct xc_prepare_opts {
 	bool        progress;     /* progress on stderr */
 	bool        hash;         /* compute the input's SHA-256 (ctx->sha256) */
 	uint64_t    cache_bytes;  /* block cache bound (--cache-mb); 0 = default */
+	unsigned    jobs;         /* --jobs; 0 = one thread per CPU */
 };
 
 /* Fill what the command line says of those (image, io, log, progress). */

@@ -15,7 +15,7 @@
  * is, and how a dirty log is read. */
 #define IMAGE_OPTS { XC_OPT_OFFSET, NULL }, { XC_OPT_PARTITION, NULL }, \
 	{ XC_OPT_BADMAP, NULL }, { XC_OPT_LOGDEV, NULL }, { XC_OPT_RTDEV, NULL }, \
-	{ XC_OPT_CACHE_MB, NULL }, \
+	{ XC_OPT_CACHE_MB, NULL }, { XC_OPT_JOBS, NULL }, \
 	{ XC_OPT_NO_REPLAY, NULL }, { XC_OPT_PROGRESS, "report pass and AG progress on standard error" }
 
 static const struct xc_cmd_option info_opts[] = {

@@ -91,6 +91,9 @@ const struct xc_option xc_options[XC_OPT_COUNT] = {
 	[XC_OPT_CACHE_MB] = { "cache-mb", 0, "MIB",
 			      "bound the block cache to MIB mebibytes (default: a 256th of the image, "
 			      "32 to 256)" },
+	[XC_OPT_JOBS] = { "jobs", 'j', "N",
+			  "use at most N threads (default: one per CPU; 1: none beside the "
+			  "main one); the output is the same with any N" },
 	[XC_OPT_HELP] = { "help", 'h', NULL, "this command's usage and options" },
 	[XC_OPT_VERSION] = { "version", 0, NULL, "the version" },
 };
@@ -154,6 +157,14 @@ static int take_value(struct xc_args *a, enum xc_opt o, const char *v, FILE *err
 			return -1;
 		}
 		a->cache_bytes = n << 20;
+		break;
+	case XC_OPT_JOBS:
+		if (xc_parse_u64(v, &n) || n < 1 || n > 1024) {
+			fprintf(err, "xfsrecon: --jobs needs a thread count from 1 to 1024, "
+				"not '%s'\n", v);
+			return -1;
+		}
+		a->jobs = (unsigned)n;
 		break;
 	case XC_OPT_AG:
 		if (xc_parse_u64(v, &n) || n > UINT32_MAX) {

@@ -53,6 +53,7 @@ enum xc_opt {
 	XC_OPT_ORPHANS,
 	XC_OPT_BODYFILE,
 	XC_OPT_CACHE_MB,
+	XC_OPT_JOBS,
 	XC_OPT_HELP,
 	XC_OPT_VERSION,
 	XC_OPT_COUNT
@@ -81,6 +82,7 @@ struct xc_args {
 	uint32_t    ag;
 	uint64_t    max_bytes;
 	uint64_t    cache_bytes;  /* --cache-mb, in bytes; 0 = sized from the image */
+	unsigned    jobs;         /* --jobs; 0 = one thread per CPU */
 	struct ximg_open_opts io;   /* --offset, --partition */
 	int         nwords;    /* operands in order: the command, then its own */
 	char      **words;

@@ -300,7 +300,7 @@ static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *
 
 	if (!cbuf)
 		return fail(w, XERR_NOMEM, "out of memory");
-	xsha256_worker_start(&hin, w->hash);
+	xsha256_worker_start(&hin, w->hash && w->o->jobs != 1);
 	xsha256_init(&hout);
 	for (uint64_t off = 0; off < w->size && !rc; off += COPY_CHUNK) {
 		size_t n = w->size - off < COPY_CHUNK ? (size_t)(w->size - off) : COPY_CHUNK;

@@ -37,6 +37,9 @@ struct xr_output_opts {
 	/* Hash OUT by reading it back after fsync (a second read of every
 	 * byte) instead of hashing the bytes as they are written. */
 	bool reread;
+	/* Threads it may use (--jobs): below 2, the input's digest is kept on
+	 * the caller's thread too (0 counts as any number). */
+	unsigned jobs;
 	/* Called as bytes are copied, patched and hashed (may be NULL):
 	 * done grows monotonically to total. */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);

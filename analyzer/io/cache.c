@@ -254,3 +254,8 @@ size_t xcache_bytes(const struct xcache *c)
 {
 	return c->bytes;
 }
+
+struct ximg *xcache_image(const struct xcache *c)
+{
+	return c->img;
+}

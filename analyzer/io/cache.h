@@ -68,6 +68,9 @@ void xcache_release(struct xcache *c, struct xbuf **b);
 /* Copy the counters into *out. */
 void xcache_get_stats(const struct xcache *c, struct xcache_stats *out);
 
+/* The image the cache reads from (a reader beside it must read the same). */
+struct ximg *xcache_image(const struct xcache *c);
+
 /* Bytes of data currently held (referenced and unreferenced). */
 size_t xcache_bytes(const struct xcache *c);
 

@@ -90,6 +90,15 @@ int ximg_open_zero_tail(struct ximg *inner, uint64_t size, struct ximg **out);
 int ximg_raw_fd(const struct ximg *img);
 
 /*
+ * The descriptor a raw image's bytes come from, and in *base where img's
+ * byte 0 lies in it: a raw file or block device, or a partition slice of
+ * one.  -1 for every other backend (compressed, memory, a bad-sector map,
+ * an overlay): reads of those must go through ximg_pread.  For readers
+ * beside the caller's thread (prefetch.h): pread(2) on it needs no lock.
+ */
+int ximg_direct_fd(const struct ximg *img, uint64_t *base);
+
+/*
  * True when the len bytes at off are known to read as zeros without being
  * read: they lie wholly in a hole of a raw image file (or of the raw file a
  * partition slice reads from), as SEEK_DATA says.  False whenever that is

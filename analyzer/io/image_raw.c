@@ -76,6 +76,19 @@ int ximg_raw_fd(const struct ximg *img)
 	return r ? r->fd : -1;
 }
 
+int ximg_direct_fd(const struct ximg *img, uint64_t *base)
+{
+	const struct raw_priv *r;
+
+	*base = 0;
+	if (img && img->ops != &raw_ops && img->ops != &blockdev_ops)
+		img = ximg_slice_parent(img, base);
+	if (!img || (img->ops != &raw_ops && img->ops != &blockdev_ops))
+		return -1;
+	r = img->priv;
+	return r ? r->fd : -1;
+}
+
 bool ximg_is_hole(const struct ximg *img, uint64_t off, size_t len)
 {
 #ifdef SEEK_DATA

@@ -19,6 +19,7 @@
 #include "analyzer/engine_io.h"
 #include "analyzer/errors.h"
 #include "analyzer/io/cache.h"
+#include "analyzer/io/prefetch.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/xattr.h"
 #include "analyzer/scan/fork_walk.h"
@@ -170,13 +171,53 @@ static void claim_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ic
 	}
 }
 
-static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ichunk *c)
+/*
+ * Where chunk c's blocks lie, as one range: true and *off, *len when the
+ * chunk spans more than one block (its 64 slots valid), false when it is
+ * read a block at a time (a chunk inside one block is in the cache after
+ * its first inode anyway).
+ */
+static bool chunk_range(const struct xfmt_geom *g, uint32_t agno, const struct xa_ichunk *c,
+			uint64_t *off, size_t *len)
+{
+	uint32_t last = c->startino + XFS_INODES_PER_CHUNK - 1, a0, a1;
+
+	if (!xfmt_geom_agino_valid(g, agno, c->startino) ||
+	    !xfmt_geom_agino_valid(g, agno, last))
+		return false;
+	a0 = xfmt_geom_agino_agbno(g, c->startino);
+	a1 = xfmt_geom_agino_agbno(g, last);
+	if (a1 <= a0)
+		return false;
+	*off = xfmt_geom_agbno_byte(g, agno, a0);
+	*len = (size_t)(a1 - a0 + 1) << g->blocklog;
+	return true;
+}
+
+/* The most chunk_range gives: 64 inodes, and a block of slack. */
+static size_t chunk_range_max(const struct xfmt_geom *g)
+{
+	return ((size_t)XFS_INODES_PER_CHUNK << g->inodelog) + g->blocksize;
+}
+
+/*
+ * Check the inodes of chunk c.  pre, when not NULL, is what the prefetcher
+ * read: pre_len bytes at pre_off (used when that is the chunk's range).
+ */
+static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ichunk *c,
+		       const uint8_t *pre, uint64_t pre_off, size_t pre_len)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	struct xa_loc_sink ls;
 	struct xbuf *b = NULL;
 	uint8_t fixed[XFMT_DINODE_MAX_SIZE];
 	const uint8_t *raw;
+	/* What is at hand: len bytes of the image at off (a whole chunk, or the
+	 * block of the inode being read). */
+	const uint8_t *data = NULL;
+	uint64_t data_off = 0;
+	size_t data_len = 0;
+	bool whole = false;
 	uint32_t cur_agbno = XFS_NULLAGBLOCK, first_agbno = XFS_NULLAGBLOCK;
 
 	if (!xfmt_geom_agino_valid(g, ag->agno, c->startino))
@@ -185,24 +226,23 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 	/*
 	 * The chunk's blocks in one read where they can be had so (one system
 	 * call for 64 inodes instead of one per block: on a million inodes the
-	 * calls were most of the pass).  Where that read fails (the image's
-	 * end, a sector of a bad-sector map) each block is read alone, so an
-	 * error names its own block and the other blocks are still read.
+	 * calls were most of the pass), or already read ahead.  Where that read
+	 * fails (the image's end, a sector of a bad-sector map) each block is
+	 * read alone, so an error names its own block and the other blocks are
+	 * still read.
 	 */
-	{
-		uint32_t last = c->startino + XFS_INODES_PER_CHUNK - 1;
-
-		if (xfmt_geom_agino_valid(g, ag->agno, last)) {
-			uint32_t a0 = xfmt_geom_agino_agbno(g, c->startino);
-			uint32_t a1 = xfmt_geom_agino_agbno(g, last);
-
-			if (a1 > a0 &&
-			    xcache_read(ctx->cache, xfmt_geom_agbno_byte(g, ag->agno, a0),
-					(size_t)(a1 - a0 + 1) << g->blocklog, &b) == 0)
-				first_agbno = a0;
-			else
-				b = NULL;
+	if (chunk_range(g, ag->agno, c, &data_off, &data_len)) {
+		if (pre && pre_off == data_off && pre_len == data_len) {
+			data = pre;
+			whole = true;
+		} else if (xcache_read(ctx->cache, data_off, data_len, &b) == 0) {
+			data = b->data;
+			whole = true;
+		} else {
+			b = NULL;
 		}
+		if (whole)
+			first_agbno = xfmt_geom_agino_agbno(g, c->startino);
 	}
 
 	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK; i++) {
@@ -218,8 +258,8 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 		agbno = xfmt_geom_agino_agbno(g, agino);
 		slot = xfmt_geom_agino_slot(g, agino);
 		ino = xfmt_geom_ino(g, ag->agno, agino);
-		if (first_agbno != XFS_NULLAGBLOCK) {
-			cur_agbno = agbno;   /* inside the chunk's buffer */
+		if (whole) {
+			cur_agbno = agbno;   /* inside the chunk's range */
 		} else if (agbno != cur_agbno) {
 			struct xa_loc bl = {
 				XPROB_HAS_AG | XPROB_HAS_AGBNO | XPROB_HAS_BYTE, ag->agno, agbno, 0,
@@ -227,38 +267,42 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 			};
 
 			xa_put(ctx, &b);
+			data = NULL;
 			cur_agbno = agbno;
 			if (xa_read(ctx, bl.byte, g->blocksize, &b, &bl) != 0) {
 				b = NULL;
 				xa_own_mark_incomplete(ctx);
 				continue;
 			}
+			data = b->data;
+			data_off = b->off;
+			data_len = b->len;
 		}
-		if (!b)
+		if (!data)
 			continue;
 		byte = (uint64_t)slot << g->inodelog;
-		if (first_agbno != XFS_NULLAGBLOCK)
+		if (whole)
 			byte += (uint64_t)(agbno - first_agbno) << g->blocklog;
-		if (byte + g->inodesize > b->len)
+		if (byte + g->inodesize > data_len)
 			continue;
 
 		ls.loc.has = XPROB_HAS_AG | XPROB_HAS_AGBNO | XPROB_HAS_INO | XPROB_HAS_BYTE;
 		ls.loc.agno = ag->agno;
 		ls.loc.agbno = agbno;
 		ls.loc.ino = ino;
-		ls.loc.byte = b->off + byte;
+		ls.loc.byte = data_off + byte;
 		ls.loc.what = "inode";
 		ag->inodes_checked++;
-		if (xfmt_dinode_decode(b->data + byte, g->inodesize, g, &d) != 0) {
+		if (xfmt_dinode_decode(data + byte, g->inodesize, g, &d) != 0) {
 			xa_own_mark_incomplete(ctx);  /* its blocks' owner is unknown */
 			continue;
 		}
-		xfmt_dinode_verify(b->data + byte, g->inodesize, g, ino, &d, &ls.sink);
-		raw = b->data + byte;
+		xfmt_dinode_verify(data + byte, g->inodesize, g, ino, &d, &ls.sink);
+		raw = data + byte;
 		if (d.magic != XFS_DINODE_MAGIC) {
 			/* Only the magic wrong: the inode is read as it would be with it
 			 * (xfs_repair resets such a magic); the finding stands. */
-			if (!xa_inode_magic_only(g, ino, b->data + byte, fixed, &d)) {
+			if (!xa_inode_magic_only(g, ino, data + byte, fixed, &d)) {
 				xa_own_mark_incomplete(ctx);
 				continue;
 			}
@@ -289,22 +333,66 @@ static int check_chunk(struct xa_ctx *ctx, struct xa_ag *ag, const struct xa_ich
 	return 0;
 }
 
+/* The prefetcher's walk: every chunk of every AG, in the pass's order. */
+struct chunk_seq {
+	const struct xa_ctx *ctx;
+	uint32_t             agno;
+	size_t               i;
+};
+
+static bool next_chunk(void *arg, uint64_t *off, size_t *len)
+{
+	struct chunk_seq *q = arg;
+
+	while (q->agno < q->ctx->nags && q->i >= q->ctx->ags[q->agno].nchunks) {
+		q->agno++;
+		q->i = 0;
+	}
+	if (q->agno >= q->ctx->nags)
+		return false;
+	if (!chunk_range(&q->ctx->geom, q->agno, &q->ctx->ags[q->agno].chunks[q->i], off, len))
+		*len = 0;
+	q->i++;
+	return true;
+}
+
 int xa_pass_inodes(struct xa_ctx *ctx)
 {
 	for (uint32_t agno = 0; agno < ctx->nags; agno++)
 		for (size_t i = 0; i < ctx->ags[agno].nchunks; i++)
 			claim_chunk(ctx, &ctx->ags[agno], &ctx->ags[agno].chunks[i]);
-	for (uint32_t agno = 0; agno < ctx->nags; agno++) {
+	/*
+	 * The chunks are read ahead on another thread where the image allows
+	 * (prefetch.h): only the reads move; every chunk is still checked here,
+	 * in the same order, so the findings are the same with any --jobs.
+	 * Nothing the reader looks at (the AGs' chunk lists, the geometry)
+	 * changes during this loop.
+	 */
+	struct chunk_seq seq = { ctx, 0, 0 };
+	struct xprefetch *pf = NULL;
+	int rc = xprefetch_start(xcache_image(ctx->cache), xa_jobs(ctx), chunk_range_max(&ctx->geom),
+				 16, next_chunk, &seq, &pf);
+
+	if (rc)
+		return rc;
+	for (uint32_t agno = 0; agno < ctx->nags && !rc; agno++) {
 		struct xa_ag *ag = &ctx->ags[agno];
 
 		if (ctx->opts.progress)
 			ctx->opts.progress(ctx->opts.progress_arg, "inodes", agno, ctx->nags);
-		for (size_t i = 0; i < ag->nchunks; i++) {
-			int rc = check_chunk(ctx, ag, &ag->chunks[i]);
-			if (rc)
-				return rc;
+		for (size_t i = 0; i < ag->nchunks && !rc; i++) {
+			const uint8_t *pre = NULL;
+			uint64_t off = 0;
+			size_t len = 0;
+
+			if (pf && !xprefetch_take(pf, &pre, &off, &len))
+				pre = NULL;   /* (cannot happen: the same walk) */
+			rc = check_chunk(ctx, ag, &ag->chunks[i], pre, off, len);
 		}
 	}
+	xprefetch_stop(&pf);
+	if (rc)
+		return rc;
 	/* Chunks come in inobt order, so this is sorted unless an inobt was
 	 * out of order or overlapped; then sort and drop repeats. */
 	for (size_t i = 1; i < ctx->nirecs; i++) {
