@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,6 +253,33 @@ static int copy_input_fast(struct out *w)
 
 /* ---------------------------------------------------------------- the rest */
 
+static int apply_plan(struct out *w);
+
+/*
+ * The kernel's copy and the plan laid over it, on a thread of its own
+ * while the caller hashes (the digests come from the input and the plan,
+ * not from OUT, so neither waits for the other).  The thread works on its
+ * own copy of the writer (its own error text, no progress: the caller
+ * counts the copy's bytes when it is done).
+ */
+struct copier {
+	struct out             own;
+	struct xr_output_opts  o;     /* the caller's, without progress */
+	char                   err[512];
+	int                    rc;    /* 0 copied and planned, 1 not copied, or an error */
+	pthread_t              thread;
+};
+
+static void *copier_run(void *arg)
+{
+	struct copier *c = arg;
+
+	c->rc = copy_input_fast(&c->own);
+	if (c->rc == 0)
+		c->rc = apply_plan(&c->own);
+	return NULL;
+}
+
 static int apply_plan(struct out *w)
 {
 	uint8_t *buf = malloc(xr_plan_max_change(w->plan));
@@ -363,6 +391,55 @@ static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *
 	return 0;
 }
 
+/*
+ * The kernel's copy and the plan on a thread (copier) while this one
+ * hashes: the wall time of the larger, not of the sum.  Where the kernel
+ * cannot copy after all, OUT is written by a stream that no longer hashes
+ * (the digests are already made).  *copied: the kernel copied.
+ */
+static int copy_beside_hash(struct out *w, struct xr_output_digests *dg, bool *copied)
+{
+	struct copier *c = calloc(1, sizeof(*c));
+	uint64_t copy_bytes = w->ctx->input->size + xr_plan_bytes(w->plan);
+	bool threaded;
+	int rc, crc;
+
+	*copied = false;
+	if (!c)
+		return fail(w, XERR_NOMEM, "out of memory");
+	c->o = *w->o;
+	c->o.progress = NULL;
+	c->own = *w;
+	c->own.o = &c->o;
+	c->own.err = c->err;
+	c->own.errlen = sizeof(c->err);
+	c->own.created = false;   /* (only the caller unlinks a failed OUT) */
+	threaded = pthread_create(&c->thread, NULL, copier_run, c) == 0;
+	if (!threaded)
+		copier_run(c);   /* no thread to be had: one after the other */
+	rc = stream_pass(w, false, dg);
+	if (threaded)
+		pthread_join(c->thread, NULL);
+	crc = c->rc;
+	if (crc < 0 && rc == 0)
+		rc = fail(w, crc, "%s", c->err);
+	if (rc == 0 && crc == 0) {
+		*copied = true;
+		progress(w, copy_bytes);
+	}
+	if (rc == 0 && crc == 1) {
+		/* Written by the stream, which hashes no more. */
+		bool hash = w->hash;
+
+		w->total = w->done + w->size + (hash && w->o->reread ? w->size : 0);
+		w->hash = false;
+		rc = stream_pass(w, true, dg);
+		w->hash = hash;
+	}
+	free(c);
+	return rc;
+}
+
 /* OUT's digest read back from OUT after fsync (reread). */
 static int hash_out(struct out *w, uint8_t digest[XSHA256_DIGEST_LEN])
 {
@@ -433,20 +510,23 @@ int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *
 					    (w.hash ? w.size : 0)
 					  : w.size) +
 		  (w.hash && o->reread ? w.size : 0);
-	if (rc == 0) {
+	if (rc == 0 && w.hash && o->jobs != 1 && fast_copy_possible(&w) &&
+	    sysconf(_SC_NPROCESSORS_ONLN) >= 2) {
+		rc = copy_beside_hash(&w, dg, &copied);
+	} else if (rc == 0) {
 		rc = copy_input_fast(&w);
 		copied = rc == 0;
 		if (rc == 1) {
 			rc = 0;
 			w.total = w.size + (w.hash && o->reread ? w.size : 0);
 		}
+		if (rc == 0 && copied)
+			rc = apply_plan(&w);
+		/* With the kernel's copy, the stream only hashes (and is skipped
+		 * when nothing is hashed); else it writes OUT. */
+		if (rc == 0 && (!copied || w.hash))
+			rc = stream_pass(&w, !copied, dg);
 	}
-	if (rc == 0 && copied)
-		rc = apply_plan(&w);
-	/* With the kernel's copy, the stream only hashes (and is skipped when
-	 * nothing is hashed); else it writes OUT. */
-	if (rc == 0 && (!copied || w.hash))
-		rc = stream_pass(&w, !copied, dg);
 	if (rc == 0 && fsync(w.fd) != 0)
 		rc = fail(&w, XERR_IO, "%s: fsync: %s", w.path, strerror(errno));
 	if (rc == 0 && w.hash && o->reread) {

@@ -9,7 +9,8 @@
 #     reads past the end fail on the reader and are redone, and reported,
 #     by the pass itself);
 #   - repair of the damaged copy writes the same bytes, which xfs_repair -n
-#     finds clean;
+#     finds clean, and its report gives sha256sum's digests of the input and
+#     of OUT (-j 4 hashes while the kernel copies, -j 1 one after the other);
 #   - the same holds for the zstd-compressed image, which is never read
 #     ahead.
 # Under strace, -j 4 on a raw image starts a thread and -j 1 does not (so
@@ -65,6 +66,21 @@ rc=$?
 cmp -s "$TMPD/o1.img" "$TMPD/o4.img" || fail "repair wrote other bytes with -j 4"
 "$XFS_REPAIR" -n "$TMPD/o4.img" > "$TMPD/xr" 2>&1 ||
 	fail "xfs_repair -n finds the output damaged: $(head -n 5 "$TMPD/xr")"
+
+# With digests: the kernel's copy runs beside the hashing (-j 4) or after
+# it (-j 1); both reports give sha256sum's digests of the input and OUT.
+in_sum=$(sha256sum < "$img" | cut -d' ' -f1)
+for j in 1 4; do
+	"$XFSRECON" repair -j $j "$img" -o "$TMPD/h$j.img" --report "$TMPD/h$j.xml" > "$TMPD/rh" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] || fail "repair -j $j with digests exits $rc: $(tail -n 3 "$TMPD/rh")"
+	cmp -s "$TMPD/o1.img" "$TMPD/h$j.img" || fail "repair -j $j with digests wrote other bytes"
+	out_sum=$(sha256sum < "$TMPD/h$j.img" | cut -d' ' -f1)
+	for sum in "$in_sum" "$out_sum"; do
+		grep -q "sha256=\"$sum\"" "$TMPD/h$j.xml" ||
+			fail "repair -j $j: the report lacks the digest $sum: $(grep -o 'sha256="[0-9a-f]*"' "$TMPD/h$j.xml")"
+	done
+done
 
 zstd -q -f -o "$TMPD/damaged.img.zst" "$img" || fail "cannot compress the damaged copy"
 same_check "a compressed image" "$TMPD/damaged.img.zst"
