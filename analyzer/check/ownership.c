@@ -647,7 +647,7 @@ static void check_refcounts(struct xa_ctx *ctx, struct xa_ag *ag, struct own_ag 
 		st[n++] = (struct step){ r->agbno, c * 65536 };
 		st[n++] = (struct step){ r->agbno + r->len, -c * 65536 };
 	}
-	qsort(st, n, sizeof(*st), cmp_step);
+	xa_sort(st, n, sizeof(*st), cmp_step);
 	while (i < n) {
 		uint32_t pos = st[i].pos;
 		int64_t owners = files;
