@@ -209,6 +209,7 @@ struct xa_ctx {
 	/* in-use inodes in inode-number order (inodes pass -> namespace pass) */
 	struct xa_irec    *irecs;
 	size_t             nirecs, irecs_cap;
+	size_t             irec_hint;   /* the last record xa_irec_find found */
 	bool               truncated;    /* image shorter than the geometry (exit 8) */
 
 	/* forward ownership noted by the check passes (check/ownership.h);
