@@ -51,6 +51,8 @@ trap 'rc=$?; umount "$mnt" 2>/dev/null; umount "$exmnt" 2>/dev/null
 
 hard_error() {
 	echo "ERROR: $*" >&2
+	# what the scratch space had left: a full one explains many refusals
+	df -h "$SCR" 2> /dev/null | sed 's/^/ERROR: /' >&2
 	exit 99
 }
 
@@ -89,12 +91,23 @@ tree_xattrs() {
 		xargs -0 -r getfattr --absolute-names -h -d -m - -e hex 2> /dev/null)
 }
 
+# unmount_mnt: unmount $mnt; a mount another process briefly holds (a
+# scanner, a parallel test's sync) gets four more tries, a second apart.
+unmount_mnt() {
+	_n=0
+	until umount "$mnt" 2> "$SCR/umount.err"; do
+		_n=$((_n + 1))
+		[ $_n -lt 5 ] || hard_error "umount failed: $(cat "$SCR/umount.err")"
+		sleep 1
+	done
+}
+
 # kernel_replay DIRTY COPY: COPY is DIRTY after the kernel replayed its log
 # (a read-write mount and unmount).  Returns 1 if the kernel refuses it.
 kernel_replay() {
 	cp --sparse=always "$1" "$2" || hard_error "cannot copy $1"
 	mount -o loop "$2" "$mnt" 2> "$SCR/mount.err" || return 1
-	umount "$mnt" || hard_error "umount failed"
+	unmount_mnt
 }
 
 # kernel_view IMAGE PREFIX: the views of IMAGE as the kernel mounts it
@@ -106,7 +119,7 @@ kernel_view() {
 	tree_meta "$mnt" > "$2.meta"
 	tree_sums "$mnt" > "$2.sums"
 	tree_xattrs "$mnt" > "$2.xattrs"
-	umount "$mnt" || hard_error "umount failed"
+	unmount_mnt
 }
 
 # our_view IMAGE PREFIX: the same views from xfsrecon: ls -R, ls -R -l, and
