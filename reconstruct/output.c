@@ -311,10 +311,13 @@ static int apply_plan(struct out *w)
  * Past the input's end (a truncated input, changes past it) the bytes are
  * zeros with the changes over them.
  *
- * The input's digest is kept on another core (sha256_worker.h) while this
- * one lays the changes, keeps OUT's digest and writes: the two digests are
- * most of the pass.  The input's bytes stay in w->buf until that digest has
- * them; a chunk the plan changes is changed in a copy (w->obuf).
+ * The two digests are most of the pass.  Where the CPU has the SHA
+ * extensions both are kept here, interleaved (xsha256_update2: about the
+ * time of one), and the other core is left to the kernel's copy
+ * (copy_beside_hash); elsewhere the input's digest is kept on another core
+ * (sha256_worker.h) while this one lays the changes, keeps OUT's digest and
+ * writes.  The input's bytes stay in w->buf until its digest has them; a
+ * chunk the plan changes is changed in a copy (w->obuf).
  */
 static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *dg)
 {
@@ -323,12 +326,14 @@ static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *
 	uint8_t *cbuf = malloc(xr_plan_max_change(plan));
 	struct xsha256_worker hin;
 	struct xsha256 hout;
+	/* Both digests here, together (not with reread: OUT's comes from OUT). */
+	bool pair = w->hash && !w->o->reread && xsha256_pair_fast();
 	size_t ci = 0;
 	int rc = 0;
 
 	if (!cbuf)
 		return fail(w, XERR_NOMEM, "out of memory");
-	xsha256_worker_start(&hin, w->hash && w->o->jobs != 1);
+	xsha256_worker_start(&hin, w->hash && !pair && w->o->jobs != 1);
 	xsha256_init(&hout);
 	for (uint64_t off = 0; off < w->size && !rc; off += COPY_CHUNK) {
 		size_t n = w->size - off < COPY_CHUNK ? (size_t)(w->size - off) : COPY_CHUNK;
@@ -347,7 +352,7 @@ static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *
 					  w->ctx->input->errmsg);
 				break;
 			}
-			if (w->hash)
+			if (w->hash && !pair)
 				xsha256_worker_feed(&hin, w->buf, have);
 		}
 		memset(w->buf + have, 0, n - have);
@@ -371,8 +376,14 @@ static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *
 		}
 		if (rc)
 			break;
-		if (w->hash && !w->o->reread)
+		if (pair && have == n) {
+			xsha256_update2(&hin.ctx, w->buf, &hout, ob, n);
+		} else if (pair) {
+			xsha256_update(&hin.ctx, w->buf, have);   /* the input's end */
 			xsha256_update(&hout, ob, n);
+		} else if (w->hash && !w->o->reread) {
+			xsha256_update(&hout, ob, n);
+		}
 		if (write_out)
 			rc = w->is_blk ? pwrite_full(w, ob, n, off) : write_sparse(w, ob, n, off);
 		progress(w, n);

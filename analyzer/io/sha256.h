@@ -9,6 +9,7 @@
 #define XA_SHA256_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 struct ximg;
@@ -30,6 +31,18 @@ void xsha256_init(struct xsha256 *ctx);
 void xsha256_update(struct xsha256 *ctx, const void *data, size_t len);
 
 /* Finish: write the 32-byte digest to out; ctx must be re-initialized to reuse. */
+/*
+ * The same as xsha256_update(a, pa, len) and xsha256_update(b, pb, len),
+ * in about the time of one where the CPU has the SHA extensions and both
+ * digests are at a block boundary (feed them equal whole-block chunks).
+ */
+void xsha256_update2(struct xsha256 *a, const void *pa, struct xsha256 *b, const void *pb,
+		     size_t len);
+
+/* Whether xsha256_update2 hashes two streams faster than one core does
+ * each in turn (the SHA extensions are there to use). */
+bool xsha256_pair_fast(void);
+
 void xsha256_final(struct xsha256 *ctx, uint8_t out[XSHA256_DIGEST_LEN]);
 
 /* One-shot digest of a buffer. */

@@ -3,8 +3,9 @@
  * empty message, the 448-bit message, one million 'a'), against digests of
  * the padding edge lengths computed by an independent implementation
  * (Python's hashlib), streaming in odd pieces, ximg_sha256 over a memory
- * image that spans several 1 MiB reads, and the digest of a worker thread
- * fed from one reused buffer (one million 'a' in odd pieces).
+ * image that spans several 1 MiB reads, the digest of a worker thread fed
+ * from one reused buffer (one million 'a' in odd pieces), and two streams
+ * hashed together against each alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -136,6 +137,45 @@ static void test_worker(void **state)
 	free(buf);
 }
 
+/* Two streams hashed together (xsha256_update2, interleaved with the SHA
+ * extensions) give each stream's own digest: pieces that keep the two
+ * block-aligned and pieces that do not, against each hashed alone. */
+static void test_pair(void **state)
+{
+	static const size_t steps[] = { 1, 63, 64, 4096, 65537, 1 << 20 };
+	const size_t total = 3u << 20;
+	uint8_t *a = malloc(total), *b = malloc(total), da[32], db[32], ea[32], eb[32];
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	for (size_t i = 0; i < total; i++) {
+		a[i] = (uint8_t)(i * 7 + (i >> 11));
+		b[i] = (uint8_t)(i * 13 + 5);
+	}
+	xsha256(a, total, ea);
+	xsha256(b, total, eb);
+	for (size_t s = 0; s < sizeof(steps) / sizeof(steps[0]); s++) {
+		struct xsha256 ha, hb;
+		size_t done = 0;
+
+		xsha256_init(&ha);
+		xsha256_init(&hb);
+		while (done < total) {
+			size_t n = total - done < steps[s] ? total - done : steps[s];
+
+			xsha256_update2(&ha, a + done, &hb, b + done, n);
+			done += n;
+		}
+		xsha256_final(&ha, da);
+		xsha256_final(&hb, db);
+		assert_memory_equal(da, ea, 32);
+		assert_memory_equal(db, eb, 32);
+	}
+	free(a);
+	free(b);
+}
+
 /* ximg_sha256 reads 1 MiB at a time: 3 MiB + 17 bytes needs four reads. */
 static void test_image_digest(void **state)
 {
@@ -170,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_streaming_splits),
 		cmocka_unit_test(test_image_digest),
 		cmocka_unit_test(test_worker),
+		cmocka_unit_test(test_pair),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
