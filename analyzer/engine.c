@@ -23,6 +23,7 @@
 
 #include "analyzer/check/lsn_order.h"
 #include "analyzer/check/ownership.h"
+#include "analyzer/errors.h"
 #include "analyzer/scan/passes.h"
 
 /*
@@ -99,6 +100,11 @@ int xa_run(struct xa_ctx *ctx, unsigned mode)
 				return rc;
 		}
 	}
+	/* A claim a bitmap could not keep is a block that looks unclaimed:
+	 * the check's verdict on sharing is then not to be given. */
+	for (uint32_t a = 0; a < ctx->nags; a++)
+		if (ctx->ags[a].claimed.oom)
+			return XERR_NOMEM;
 	xa_findings_sort(&ctx->findings);
 	return 0;
 }

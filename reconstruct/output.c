@@ -508,8 +508,8 @@ int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *
 			w.size = plan->changes[i].offset + plan->changes[i].len;
 
 	w.buf = malloc(COPY_CHUNK);
-	w.obuf = malloc(COPY_CHUNK);
-	if (!w.buf || !w.obuf) {
+	w.obuf = w.hash ? malloc(COPY_CHUNK) : NULL;   /* only the digests need it */
+	if (!w.buf || (w.hash && !w.obuf)) {
 		free(w.buf);
 		free(w.obuf);
 		return fail(&w, XERR_NOMEM, "out of memory");

@@ -35,6 +35,12 @@ static int space_ready(struct xr_rp *rp, uint32_t agno)
 		for (uint64_t b = ra->added.recs[i].agbno;
 		     b < (uint64_t)ra->added.recs[i].agbno + ra->added.recs[i].len && b < len; b++)
 			xa_bitmap_set(&ra->used, b);
+	/* A bit the bitmap could not keep is a used block that would look
+	 * free: nothing may be allocated from a map that lost one. */
+	if (ra->used.oom) {
+		xa_bitmap_release(&ra->used);
+		return XERR_NOMEM;
+	}
 	ra->space_ready = true;
 	return 0;
 }
@@ -98,6 +104,8 @@ int rp_space_alloc(struct xr_rp *rp, uint32_t agno_hint, uint32_t want, uint32_t
 		rc = space_ready(rp, a);
 		if (rc)
 			return rc;
+		if (ra->used.oom)   /* a hold or an earlier allocation was lost */
+			return XERR_NOMEM;
 		n = find_run(ra, xfmt_geom_ag_length(&ctx->geom, a), want, unit, &start);
 		if (!n)
 			continue;
@@ -106,6 +114,8 @@ int rp_space_alloc(struct xr_rp *rp, uint32_t agno_hint, uint32_t want, uint32_t
 			return rc;
 		for (uint32_t b = start; b < start + n; b++)
 			xa_bitmap_set(&ra->used, b);
+		if (ra->used.oom)
+			return XERR_NOMEM;
 		rp_need_rebuild(rp, a);
 		*agno = a;
 		*agbno = start;

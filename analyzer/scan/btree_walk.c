@@ -361,6 +361,10 @@ int xa_walk_btree(struct xa_ctx *ctx, struct xa_ag *ag, enum xfmt_btnum bt,
 			       XFS_NULLAGBLOCK, w->last_rightsib[l],
 			       XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
 	}
+	/* A visit the map could not keep: the walk's cycle checks were
+	 * incomplete, so its result is not one to trust. */
+	if (st.visited.oom && !w->err)
+		w->err = XERR_NOMEM;
 	xa_bitmap_release(&st.visited);
 	return w->err;
 }
