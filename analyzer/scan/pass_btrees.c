@@ -557,7 +557,7 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 {
 	const struct xfmt_geom *g = &ctx->geom;
 	struct xa_walk w;
-	size_t rmap_findings = SIZE_MAX, ino_findings = 0, ino_errors = 0;
+	size_t rmap_findings = SIZE_MAX, ino_findings = 0, ino_errors = 0, fino_findings = 0;
 	bool chunk_damage = false, counts_differ;
 	int rc;
 
@@ -609,6 +609,7 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 		if (xfmt_geom_has_finobt(g)) {
 			struct fino_state fs = { 0 };
 			uint64_t with_free = 0;
+			size_t fbefore = ctx->findings.count;
 
 			rc = xa_walk_btree(ctx, ag, XFMT_BT_FINO, ag->agi.free_root,
 					   ag->agi.free_level, fino_rec, &fs, &w);
@@ -624,6 +625,7 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 				xa_report(ctx, &loc, XP_ichunkFinobtMismatch, "records", with_free,
 					  fs.recs, XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
 			}
+			fino_findings = ctx->findings.count - fbefore;
 		}
 	}
 	if (ag->agi_ok && ag->bt[XA_BT_INO].walked && ino_errors && ctx->own &&
@@ -632,9 +634,12 @@ static int walk_ag(struct xa_ctx *ctx, struct xa_ag *ag)
 	counts_differ = ag->agi_ok && (ag->inodes != ag->agi.count ||
 				       ag->free_inodes != ag->agi.freecount);
 	/* A damaged inode btree, or one that counts other inodes than the AGI,
-	 * that disagrees with a sound rmapbt about where the inodes are: the
-	 * rmapbt's account is taken, as for a lost one. */
-	if (ag->agi_ok && ag->bt[XA_BT_INO].walked && (ino_findings || counts_differ) &&
+	 * or one the finobt contradicts (a record moved to a place that still
+	 * reads as sound: the finobt keeps the old one), that disagrees with a
+	 * sound rmapbt about where the inodes are: the rmapbt's account is
+	 * taken, as for a lost one.  Where the two agree the inobt stands. */
+	if (ag->agi_ok && ag->bt[XA_BT_INO].walked &&
+	    (ino_findings || fino_findings || counts_differ) &&
 	    rmap_findings == 0 && ag->agf_ok && ag->bt[XA_BT_RMAP].walked && ctx->own) {
 		rc = chunks_match_rmap(ctx, ag);
 		if (rc < 0)
