@@ -342,7 +342,10 @@ int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs)
 		struct xr_output_digests dg;
 
 		oo.force = o->force;
-		oo.no_hash = o->no_hash;
+		/* The digests go into the report and nowhere else: without one,
+		 * hashing the input and OUT would be most of a small repair's
+		 * time for nothing. */
+		oo.no_hash = o->no_hash || !o->report;
 		oo.reread = o->verify_output;
 		oo.jobs = o->prep.jobs;
 		if (o->prep.progress || bar.tty) {

@@ -115,7 +115,7 @@ static const struct xc_cmd_option repair_opts[] = {
 	{ XC_OPT_DRY_RUN, "print the plan; write nothing" },
 	{ XC_OPT_ZERO_LOG, NULL },
 	{ XC_OPT_NO_HASH, "compute neither the input's nor OUT's SHA-256 (the report then has "
-	  "none)" },
+	  "none; without --report neither is computed)" },
 	{ XC_OPT_VERIFY_OUTPUT, "hash OUT as it reads back after it is synced (a second read "
 	  "of every byte), not the bytes as they are written" },
 	{ XC_OPT_QUIET, "print only the summary" },

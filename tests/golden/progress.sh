@@ -28,7 +28,15 @@ grep -q '^xfsrecon: writing output: 100%' "$TMPD/rerr" ||
 [ "$(grep -c '^xfsrecon: writing output: [0-9]*%' "$TMPD/rerr")" -ge 5 ] ||
 	fail "repair --progress reports the output in fewer than 5 steps: $(grep writing "$TMPD/rerr" | head -n 3)"
 grep -q 'sha256="[0-9a-f]\{64\}"' "$TMPD/rep.xml" || fail "repair --report has no digest"
+cp "$TMPD/o.img" "$TMPD/o-report.img"
 rm -f "$TMPD/o.img"
+# Without --report nothing is hashed: the progress still ends at 100 %, with the same bytes.
+"$XFSRECON" repair --progress "$img" -o "$TMPD/o.img" > /dev/null 2> "$TMPD/rerr2" ||
+	fail "repair without --report exits $?"
+grep -q '^xfsrecon: writing output: 100%' "$TMPD/rerr2" ||
+	fail "repair --progress without --report stops short of 100%: $(tail -n 2 "$TMPD/rerr2")"
+cmp -s "$TMPD/o.img" "$TMPD/o-report.img" || fail "repair without --report wrote other bytes"
+rm -f "$TMPD/o.img" "$TMPD/o-report.img"
 
 mkdir "$TMPD/x"
 # /big: 30,000 names (hard links to ten files; the xattr-heavy parts of the image may not fit
