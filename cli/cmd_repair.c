@@ -300,9 +300,10 @@ int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs)
 	struct xr_report_info ri;
 	struct xr_plan plan;
 	struct xa_ctx ctx, after;
+	struct xr_output_pending pending = { .fd = -1 };
 	bool after_open = false;
 	char err[512] = "";
-	int rc, code;
+	int rc, srv, code;
 
 	memset(&ri, 0, sizeof(ri));
 	po = o->prep;
@@ -348,6 +349,7 @@ int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs)
 		oo.no_hash = o->no_hash || !o->report;
 		oo.reread = o->verify_output;
 		oo.jobs = o->prep.jobs;
+		oo.pending = &pending;
 		if (o->prep.progress || bar.tty) {
 			oo.progress = copy_progress;
 			oo.progress_arg = &bar;
@@ -368,7 +370,18 @@ int xc_cmd_repair(const struct xc_cmd_repair_opts *o, FILE *out, FILE *errs)
 			ri.have_out_sha = true;
 		}
 	}
+	/* OUT is checked while its writeback runs (the check reads the same
+	 * bytes from the page cache); nothing is called repaired before the
+	 * sync says they are on the disk. */
 	rc = check_output(o->out, &o->prep, &after, errs);
+	srv = xr_output_sync(&pending, err, sizeof(err));
+	if (srv) {
+		fprintf(errs, "xfsrecon: %s\n", err);
+		if (rc == 0)
+			xa_ctx_release(&after);
+		code = XC_EXIT_OPERATIONAL;
+		goto out;
+	}
 	if (rc) {
 		code = XC_EXIT_OPERATIONAL;
 		goto out;

@@ -136,6 +136,20 @@ static int open_out(struct out *w)
 
 /* ---------------------------------------------------------------- copying */
 
+/* Start writing back what was just written to a regular OUT, without
+ * waiting: the disk works while the copy goes on (Linux). */
+static void writeback_range(struct out *w, uint64_t off, uint64_t len)
+{
+#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
+	if (!w->is_blk)
+		(void)sync_file_range(w->fd, (off_t)off, (off_t)len, SYNC_FILE_RANGE_WRITE);
+#else
+	(void)w;
+	(void)off;
+	(void)len;
+#endif
+}
+
 /* Write len bytes at off, skipping all-zero grains (OUT is a fresh hole). */
 static int write_sparse(struct out *w, const uint8_t *p, size_t len, uint64_t off)
 {
@@ -190,8 +204,10 @@ static int copy_ranges(struct out *w, int in)
 			hole = (off_t)size;
 		oin = oout = data;
 		while (oin < hole) {
-			size_t want = (uint64_t)(hole - oin) < (1u << 30) ? (size_t)(hole - oin)
-									  : (1u << 30);
+			/* 64 MiB at a time: each piece's writeback starts while
+			 * the next is copied. */
+			size_t want = (uint64_t)(hole - oin) < (64u << 20) ? (size_t)(hole - oin)
+									   : (64u << 20);
 			ssize_t n = copy_file_range(in, &oin, w->fd, &oout, want, 0);
 
 			if (n < 0 && errno == EINTR)
@@ -206,6 +222,7 @@ static int copy_ranges(struct out *w, int in)
 				return 1;   /* short source: let the reader say why */
 			copied += (uint64_t)n;
 			progress(w, (uint64_t)n);
+			writeback_range(w, (uint64_t)(oout - n), (uint64_t)n);
 		}
 		data = hole;
 	}
@@ -384,8 +401,11 @@ static int stream_pass(struct out *w, bool write_out, struct xr_output_digests *
 		} else if (w->hash && !w->o->reread) {
 			xsha256_update(&hout, ob, n);
 		}
-		if (write_out)
+		if (write_out) {
 			rc = w->is_blk ? pwrite_full(w, ob, n, off) : write_sparse(w, ob, n, off);
+			if (rc == 0 && (off + n) % (64u << 20) == 0)
+				writeback_range(w, off + n - (64u << 20), 64u << 20);
+		}
 		progress(w, n);
 		/* w->buf is read into next: the input's digest must be done with it. */
 		xsha256_worker_wait(&hin);
@@ -474,6 +494,44 @@ static int hash_out(struct out *w, uint8_t digest[XSHA256_DIGEST_LEN])
 	return 0;
 }
 
+/* Ask the kernel to start writing OUT's dirty pages out without waiting
+ * for them (Linux; elsewhere the sync does it all). */
+static void start_writeback(struct out *w)
+{
+#if defined(__linux__) && defined(SYNC_FILE_RANGE_WRITE)
+	(void)sync_file_range(w->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#else
+	(void)w;
+#endif
+}
+
+int xr_output_sync(struct xr_output_pending *p, char *err, size_t errlen)
+{
+	int rc = 0;
+
+	if (err && errlen)
+		err[0] = '\0';
+	if (p->fd < 0)
+		return 0;
+	if (fsync(p->fd) != 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: fsync: %s", p->path, strerror(errno));
+		rc = XERR_IO;
+	}
+	if (close(p->fd) != 0 && rc == 0) {
+		if (err && errlen)
+			snprintf(err, errlen, "%s: close: %s", p->path, strerror(errno));
+		rc = XERR_IO;
+	}
+	/* A file we created that may not hold what was written must not pass
+	 * for a result. */
+	if (rc && p->created)
+		unlink(p->path);
+	p->fd = -1;
+	p->created = false;
+	return rc;
+}
+
 int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *out_path,
 		    const struct xr_output_opts *o, struct xr_output_digests *dg, char *err,
 		    size_t errlen)
@@ -486,6 +544,10 @@ int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *
 
 	if (!o)
 		o = &none;
+	if (o->pending) {
+		o->pending->fd = -1;
+		o->pending->created = false;
+	}
 	if (!dg)
 		dg = &scratch;
 	memset(dg, 0, sizeof(*dg));
@@ -537,6 +599,16 @@ int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *
 		 * when nothing is hashed); else it writes OUT. */
 		if (rc == 0 && (!copied || w.hash))
 			rc = stream_pass(&w, !copied, dg);
+	}
+	if (rc == 0 && o->pending && !o->reread) {
+		/* The caller syncs later: the disk works meanwhile. */
+		start_writeback(&w);
+		o->pending->fd = w.fd;
+		o->pending->created = w.created;
+		o->pending->path = w.path;
+		free(w.buf);
+		free(w.obuf);
+		return 0;
 	}
 	if (rc == 0 && fsync(w.fd) != 0)
 		rc = fail(&w, XERR_IO, "%s: fsync: %s", w.path, strerror(errno));

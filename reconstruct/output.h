@@ -27,6 +27,17 @@
 struct xa_ctx;
 struct xr_plan;
 
+/*
+ * OUT written but not yet synced (xr_output_opts.pending): its writeback is
+ * under way while the caller does other work (the check of OUT reads the
+ * page cache, which holds the same bytes); xr_output_sync waits for it.
+ */
+struct xr_output_pending {
+	int         fd;        /* -1: nothing pending */
+	bool        created;   /* OUT was made by this write: removed if the sync fails */
+	const char *path;      /* the caller's OUT */
+};
+
 struct xr_output_opts {
 	/* Overwrite an existing OUT: a regular file is truncated and rewritten;
 	 * a block device (opened exclusively, so not while mounted) gets every
@@ -40,6 +51,10 @@ struct xr_output_opts {
 	/* Threads it may use (--jobs): below 2, the input's digest is kept on
 	 * the caller's thread too (0 counts as any number). */
 	unsigned jobs;
+	/* Where to leave OUT open and unsynced, its writeback started, for
+	 * xr_output_sync (NULL: synced and closed before returning; ignored
+	 * with reread, whose read back comes after the sync). */
+	struct xr_output_pending *pending;
 	/* Called as bytes are copied, patched and hashed (may be NULL):
 	 * done grows monotonically to total. */
 	void (*progress)(void *arg, uint64_t done, uint64_t total);
@@ -55,7 +70,7 @@ struct xr_output_digests {
 
 /*
  * Copy ctx's image to out_path and apply plan (which must be finished, see
- * xr_plan_finish), fsync OUT, and compute the SHA-256 of the input and of
+ * xr_plan_finish), fsync OUT (or leave that to xr_output_sync), and compute the SHA-256 of the input and of
  * OUT's filesystem bytes (the image size, or the end of the last change
  * when that is further) in one read of the input: OUT's digest is that of
  * the input's bytes with the plan laid over them, which is what was written
@@ -72,5 +87,13 @@ struct xr_output_digests {
 int xr_output_write(struct xa_ctx *ctx, const struct xr_plan *plan, const char *out_path,
 		    const struct xr_output_opts *o, struct xr_output_digests *dg, char *err,
 		    size_t errlen);
+
+/*
+ * Finish a write left pending: fsync OUT and close it (a no-op when nothing
+ * is pending).  Returns 0, or XERR_IO with the OS reason in err; then an OUT
+ * the write created is removed, as a failed write's is.  p is left with
+ * nothing pending either way.
+ */
+int xr_output_sync(struct xr_output_pending *p, char *err, size_t errlen);
 
 #endif /* XR_OUTPUT_H */
