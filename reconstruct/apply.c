@@ -27,13 +27,13 @@
 #endif
 
 #include "analyzer/errors.h"
+#include "analyzer/io/fd_io.h"
 #include "analyzer/io/image.h"
 #include "analyzer/io/outpath.h"
 #include "analyzer/io/partition.h"
 #include "analyzer/io/sha256.h"
 #include "analyzer/messages.h"
 #include "formats/sb.h"
-#include "reconstruct/fd_io.h"
 #include "reconstruct/plan.h"
 #include "reconstruct/plan_file.h"
 
@@ -280,7 +280,7 @@ static int locate_filesystem(struct ap *a)
 		a->fslen = a->tsize - a->base;
 		return 0;
 	}
-	if (!a->o->partition && a->tsize >= 4 && xr_pread_full(a->fd, magic, 4, 0) == 0 &&
+	if (!a->o->partition && a->tsize >= 4 && xio_pread_full(a->fd, magic, 4, 0) == 0 &&
 	    !memcmp(magic, "XFSB", 4))
 		return 0;
 	rc = ximg_open_raw(a->tpath, &img, err, sizeof(err));
@@ -323,7 +323,7 @@ static int classify(struct ap *a)
 
 		a->state[i] = ST_OTHER;
 		if (c->offset <= a->fslen && c->len <= a->fslen - c->offset &&
-		    xr_pread_full(a->fd, a->buf, c->len, a->base + c->offset) == 0) {
+		    xio_pread_full(a->fd, a->buf, c->len, a->base + c->offset) == 0) {
 			xsha256(a->buf, c->len, sha);
 			if (!memcmp(sha, c->before, 32))
 				a->state[i] = ST_BEFORE;
@@ -375,7 +375,7 @@ static bool same_filesystem(struct ap *a)
 			a->fslen, a->base, fs->dblocks, fs->blocksize);
 		return false;
 	}
-	if (a->fslen < sizeof(sect) || xr_pread_full(a->fd, sect, sizeof(sect), a->base) != 0 ||
+	if (a->fslen < sizeof(sect) || xio_pread_full(a->fd, sect, sizeof(sect), a->base) != 0 ||
 	    xfmt_sb_decode(sect, sizeof(sect), &sb) != 0 || sb.magicnum != XFS_SB_MAGIC) {
 		xa_diag(a->msgs, "%s has no XFS superblock at byte %" PRIu64 ": not the "
 			"planned filesystem", a->tpath, a->base);
@@ -436,7 +436,7 @@ static int write_undo(struct ap *a)
 	for (size_t i = 0; i < a->pf.nchanges; i++) {
 		const struct xr_pf_change *c = &a->pf.changes[i];
 
-		if (xr_pread_full(a->fd, payload + c->payload_off, c->len, a->base + c->offset) != 0) {
+		if (xio_pread_full(a->fd, payload + c->payload_off, c->len, a->base + c->offset) != 0) {
 			xa_diag(a->msgs, "%s: reading byte %" PRIu64 ": %s", a->tpath,
 				a->base + c->offset, strerror(errno));
 			rc = XERR_IO;
@@ -539,7 +539,7 @@ static int write_all_changes(struct ap *a)
 
 		if (a->state[i] != ST_BEFORE)
 			continue;
-		if (xr_pwrite_full(a->fd, a->pf.payload + c->payload_off, c->len,
+		if (xio_pwrite_full(a->fd, a->pf.payload + c->payload_off, c->len,
 				   a->base + c->offset) != 0) {
 			xa_diag(a->msgs, "%s: write of %" PRIu32 " bytes at byte %" PRIu64
 				" failed: %s", a->tpath, c->len, a->base + c->offset,
@@ -559,7 +559,7 @@ static int write_all_changes(struct ap *a)
 		const struct xr_pf_change *c = &a->pf.changes[i];
 		uint8_t sha[32];
 
-		if (xr_pread_full(a->fd, a->buf, c->len, a->base + c->offset) != 0) {
+		if (xio_pread_full(a->fd, a->buf, c->len, a->base + c->offset) != 0) {
 			xa_diag(a->msgs, "%s: reading back byte %" PRIu64 ": %s", a->tpath,
 				a->base + c->offset, strerror(errno));
 			return XR_APPLY_FAILED;

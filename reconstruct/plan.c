@@ -24,8 +24,8 @@
 
 #include "analyzer/engine.h"
 #include "analyzer/errors.h"
+#include "analyzer/io/fd_io.h"
 #include "analyzer/io/image.h"
-#include "reconstruct/fd_io.h"
 
 /* Grow *arr (element size sz) so that one more element fits. */
 static int grow(void **arr, size_t *cap, size_t n, size_t sz)
@@ -265,7 +265,7 @@ static int store_new(struct xr_plan *p, struct xr_change *c, const void *bytes, 
 		p->over_bound = true;
 		return XERR_IO;
 	}
-	rc = xr_pwrite_full(p->spill_fd, bytes, len, p->spill_end) ? XERR_IO : 0;
+	rc = xio_pwrite_full(p->spill_fd, bytes, len, p->spill_end) ? XERR_IO : 0;
 	if (rc) {
 		p->over_bound = true;
 		return rc;
@@ -432,7 +432,7 @@ int xr_plan_write(struct xr_plan *p, int action, const char *structure, uint32_t
 		if (c->offset == offset && c->len == len) {
 			if (c->bytes)
 				memcpy(c->bytes, bytes, len);
-			else if (xr_pwrite_full(p->spill_fd, bytes, len, c->spill_off) != 0)
+			else if (xio_pwrite_full(p->spill_fd, bytes, len, c->spill_off) != 0)
 				return XERR_IO;
 			c->structure = structure;
 			c->agno = agno;
@@ -478,7 +478,7 @@ const uint8_t *xr_plan_change_bytes(const struct xr_plan *p, const struct xr_cha
 {
 	if (c->bytes)
 		return c->bytes;
-	if (p->spill_fd < 0 || xr_pread_full(p->spill_fd, buf, c->len, c->spill_off) != 0)
+	if (p->spill_fd < 0 || xio_pread_full(p->spill_fd, buf, c->len, c->spill_off) != 0)
 		return NULL;
 	return buf;
 }
@@ -521,7 +521,7 @@ int xr_plan_read(const struct xr_plan *p, struct xa_ctx *ctx, uint64_t offset, v
 			continue;
 		if (c->bytes)
 			memcpy(out + (lo - offset), c->bytes + (lo - c->offset), hi - lo);
-		else if (xr_pread_full(p->spill_fd, out + (lo - offset), hi - lo,
+		else if (xio_pread_full(p->spill_fd, out + (lo - offset), hi - lo,
 				   c->spill_off + (lo - c->offset)) != 0)
 			return XERR_IO;
 	}

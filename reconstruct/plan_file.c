@@ -24,10 +24,10 @@
 #include <zstd.h>
 
 #include "analyzer/errors.h"
+#include "analyzer/io/fd_io.h"
 #include "analyzer/io/outpath.h"
 #include "analyzer/io/sha256.h"
 #include "formats/endian.h"
-#include "reconstruct/fd_io.h"
 #include "reconstruct/plan.h"
 
 /* Header layout (big-endian numbers). */
@@ -386,7 +386,7 @@ static int read_frame(int fd, uint64_t off, uint64_t zlen, uint64_t len, uint8_t
 		rc = xerr_say(err, errlen, XERR_NOMEM, "out of memory reading the %s", what);
 		goto out;
 	}
-	if (xr_pread_full(fd, z, (size_t)zlen, off)) {
+	if (xio_pread_full(fd, z, (size_t)zlen, off)) {
 		rc = xerr_say(err, errlen, XERR_IO, "cannot read the %s: %s", what, strerror(errno));
 		goto out;
 	}
@@ -683,7 +683,7 @@ static int load(const char *path, int want, bool strict, struct xr_planfile *pf,
 		rc = xerr_say(err, errlen, XERR_USAGE, "%s: not a regular file", path);
 		goto out;
 	}
-	if ((uint64_t)st.st_size < XR_PF_HDR_SIZE || xr_pread_full(fd, hdr, sizeof(hdr), 0)) {
+	if ((uint64_t)st.st_size < XR_PF_HDR_SIZE || xio_pread_full(fd, hdr, sizeof(hdr), 0)) {
 		rc = xerr_say(err, errlen, XERR_FORMAT, "%s: too short for a plan or undo file", path);
 		goto out;
 	}

@@ -9,13 +9,13 @@
  */
 #include "analyzer/io/prefetch.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "analyzer/errors.h"
+#include "analyzer/io/fd_io.h"
 #include "analyzer/io/image.h"
 
 struct slot {
@@ -53,22 +53,6 @@ static bool room(const struct xprefetch *p)
 	return p->produced < held + p->depth;
 }
 
-static bool read_full(int fd, uint8_t *buf, size_t len, uint64_t off)
-{
-	while (len) {
-		ssize_t n = pread(fd, buf, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		buf += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
 static void *reader(void *arg)
 {
 	struct xprefetch *p = arg;
@@ -92,7 +76,7 @@ static void *reader(void *arg)
 			s->len = len;
 			s->ok = len && len <= p->maxlen && off <= p->size && p->size - off >= len &&
 				p->base <= UINT64_MAX - p->size &&
-				read_full(p->fd, s->buf, len, p->base + off);
+				xio_pread_full(p->fd, s->buf, len, p->base + off) == 0;
 		}
 		pthread_mutex_lock(&p->mu);
 		if (!more) {

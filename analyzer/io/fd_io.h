@@ -1,10 +1,11 @@
 /*
  * fd_io.h - whole reads and writes on a file descriptor at an offset,
  * retried across short transfers and EINTR: the plan's spill file, the
- * stored plan and undo files, and apply's target all need exactly this.
+ * stored plan and undo files, apply's target and the read-ahead thread
+ * (prefetch.c) all need exactly this.
  */
-#ifndef XR_FD_IO_H
-#define XR_FD_IO_H
+#ifndef XA_FD_IO_H
+#define XA_FD_IO_H
 
 #include <errno.h>
 #include <stddef.h>
@@ -12,7 +13,7 @@
 #include <unistd.h>
 
 /* Read len bytes at off into p: 0, or -1 on an error or end of file. */
-static inline int xr_pread_full(int fd, uint8_t *p, size_t len, uint64_t off)
+static inline int xio_pread_full(int fd, uint8_t *p, size_t len, uint64_t off)
 {
 	while (len) {
 		ssize_t n = pread(fd, p, len, (off_t)off);
@@ -29,7 +30,7 @@ static inline int xr_pread_full(int fd, uint8_t *p, size_t len, uint64_t off)
 }
 
 /* Write len bytes from p at off: 0, or -1. */
-static inline int xr_pwrite_full(int fd, const uint8_t *p, size_t len, uint64_t off)
+static inline int xio_pwrite_full(int fd, const uint8_t *p, size_t len, uint64_t off)
 {
 	while (len) {
 		ssize_t n = pwrite(fd, p, len, (off_t)off);
@@ -45,4 +46,4 @@ static inline int xr_pwrite_full(int fd, const uint8_t *p, size_t len, uint64_t 
 	return 0;
 }
 
-#endif /* XR_FD_IO_H */
+#endif /* XA_FD_IO_H */
