@@ -39,19 +39,16 @@ static void merge(const char *a, size_t m, size_t n, size_t size, char *out,
 void xa_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
 {
 	char *a = base, *buf, *src, *dst;
-	size_t *runs, nruns = 0, cap;
+	size_t *runs, nruns = 0, cap, first = 1;
 
 	if (n < 2 || !size)
 		return;
-	/* One look: most arrays are in order already. */
-	{
-		size_t i = 1;
-
-		while (i < n && cmp(a + (i - 1) * size, a + i * size) <= 0)
-			i++;
-		if (i == n)
-			return;
-	}
+	/* One look: most arrays are in order already.  Where it stops, the
+	 * first run ends: the runs are looked for from there. */
+	while (first < n && cmp(a + (first - 1) * size, a + first * size) <= 0)
+		first++;
+	if (first == n)
+		return;
 	if (size > SIZE_MAX / n) {
 		qsort(base, n, size, cmp);
 		return;
@@ -66,7 +63,7 @@ void xa_sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const v
 	}
 	/* runs[k] is where run k starts; runs[nruns] == n. */
 	runs[nruns++] = 0;
-	for (size_t i = 1; i < n; i++)
+	for (size_t i = first; i < n; i++)
 		if (cmp(a + (i - 1) * size, a + i * size) > 0) {
 			if (nruns + 1 >= cap) {
 				free(runs);
