@@ -42,15 +42,24 @@ struct xprefetch {
 	uint64_t          taken;      /* items handed to the caller */
 	bool              end;        /* the generator has no more */
 	bool              stop;
+	bool              reader_waits;   /* for room: the ring was full */
+	bool              taker_waits;    /* for the next item */
 };
 
 /* Item k may be filled once the caller has let go of item k - depth: it
- * holds the last item it took, taken - 1. */
-static bool room(const struct xprefetch *p)
+ * holds the last item it took, taken - 1.  The slots free now. */
+static uint64_t room(const struct xprefetch *p)
 {
 	uint64_t held = p->taken ? p->taken - 1 : 0;
 
-	return p->produced < held + p->depth;
+	return held + p->depth - p->produced;
+}
+
+/* A full ring waits until half of it is free, so that the two threads do
+ * not wake each other for every item. */
+static uint64_t refill_at(const struct xprefetch *p)
+{
+	return p->depth / 2 ? p->depth / 2 : 1;
 }
 
 static void *reader(void *arg)
@@ -64,8 +73,12 @@ static void *reader(void *arg)
 		size_t len = 0;
 		bool more;
 
-		while (!p->stop && !room(p))
-			pthread_cond_wait(&p->cv, &p->mu);
+		if (!p->stop && !room(p)) {
+			p->reader_waits = true;
+			while (!p->stop && room(p) < refill_at(p))
+				pthread_cond_wait(&p->cv, &p->mu);
+			p->reader_waits = false;
+		}
 		if (p->stop)
 			break;
 		s = &p->slots[p->produced % p->depth];
@@ -85,7 +98,8 @@ static void *reader(void *arg)
 			break;
 		}
 		p->produced++;
-		pthread_cond_broadcast(&p->cv);
+		if (p->taker_waits)
+			pthread_cond_broadcast(&p->cv);
 	}
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -162,15 +176,18 @@ bool xprefetch_take(struct xprefetch *p, const uint8_t **data, uint64_t *off, si
 
 	pthread_mutex_lock(&p->mu);
 	want = p->taken;
+	p->taker_waits = true;
 	while (p->produced <= want && !p->end)
 		pthread_cond_wait(&p->cv, &p->mu);
+	p->taker_waits = false;
 	if (p->produced <= want) {
 		pthread_mutex_unlock(&p->mu);
 		return false;
 	}
 	/* Taking item want lets go of item want - 1: its slot may be refilled. */
 	p->taken = want + 1;
-	pthread_cond_broadcast(&p->cv);
+	if (p->reader_waits && room(p) >= refill_at(p))
+		pthread_cond_broadcast(&p->cv);
 	pthread_mutex_unlock(&p->mu);
 	s = &p->slots[want % p->depth];
 	*data = s->ok ? s->buf : NULL;
