@@ -288,7 +288,11 @@ int xa_fork_walk(struct xa_ctx *ctx, uint64_t ino, const uint8_t *inode,
 	if (!fork || (format != XFS_DINODE_FMT_EXTENTS && format != XFS_DINODE_FMT_BTREE))
 		return 0;
 
-	memset(&w, 0, sizeof(w));
+	/* Field by field, not a memset of the whole walker: this runs for
+	 * every inode with mappings, and the arrays are set just below. */
+	w.seen.slots = NULL;
+	w.seen.cap = w.seen.used = 0;
+	w.err = 0;
 	w.ctx = ctx;
 	w.ino = ino;
 	w.whichfork = whichfork;
