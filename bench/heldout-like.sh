@@ -173,10 +173,14 @@ for shape in "$@"; do
 		v=$(verb "$n")
 		n=$((n + 1))
 		want=
-		for p in ${BENCH_CASES:-*}; do
+		[ -n "${BENCH_CASES:-}" ] || want=1
+		# The patterns are matched against case names, not files here.
+		set -f
+		for p in ${BENCH_CASES:-}; do
 			# shellcheck disable=SC2254 # the pattern is the user's
 			case "$name" in $p) want=1 ;; esac
 		done
+		set +f
 		[ -n "$want" ] || continue
 		dmg="$work/$tag.$name.img"
 		if ! damage "$img" "$dmg" "$nav" "$field" "$v"; then
