@@ -472,6 +472,13 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 			    uint64_t ino, const struct xfmt_dinode *d,
 			    const struct xprob_sink *sink)
 {
+	return xfmt_dinode_verify_crc(buf, len, g, ino, d, NULL, sink);
+}
+
+unsigned xfmt_dinode_verify_crc(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
+				uint64_t ino, const struct xfmt_dinode *d, const uint32_t *crc,
+				const struct xprob_sink *sink)
+{
 	uint16_t type = d->mode & XFMT_S_IFMT;
 	uint32_t first, last, agino;
 	uint64_t nexts;
@@ -491,7 +498,7 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 		n += (unsigned)xprob_emit_val(sink, XP_inoBadVersion, "core.version",
 					      DI_VERSION, g->v5 ? 3 : 2, d->version);
 	if (g->v5) {
-		uint32_t want = xfmt_crc32c_excluding(buf, len, DI_CRC);
+		uint32_t want = crc ? *crc : xfmt_crc32c_excluding(buf, len, DI_CRC);
 
 		if (want != d->crc)
 			n += (unsigned)xprob_emit_val(sink, XP_inoBadCrc, "v3.crc", DI_CRC,

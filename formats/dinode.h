@@ -179,6 +179,14 @@ unsigned xfmt_dinode_verify(const uint8_t *buf, size_t len, const struct xfmt_ge
 			    uint64_t ino, const struct xfmt_dinode *d,
 			    const struct xprob_sink *sink);
 
+/* The same, with the CRC32c of the len bytes already known (*crc: what
+ * xfmt_crc32c_excluding(buf, len, XFMT_DINODE_CRC_OFF) gives; NULL: it is
+ * computed here).  A caller that checksums inodes ahead of time, on
+ * another thread, saves doing it here. */
+unsigned xfmt_dinode_verify_crc(const uint8_t *buf, size_t len, const struct xfmt_geom *g,
+				uint64_t ino, const struct xfmt_dinode *d, const uint32_t *crc,
+				const struct xprob_sink *sink);
+
 /* True if the inode is allocated (mode != 0). */
 bool xfmt_dinode_in_use(const struct xfmt_dinode *d);
 

@@ -20,6 +20,7 @@
 
 struct slot {
 	uint8_t *buf;
+	void    *meta;   /* what post made of buf (meta_size bytes) */
 	uint64_t off;
 	size_t   len;
 	bool     ok;     /* buf holds len bytes read at off */
@@ -32,6 +33,8 @@ struct xprefetch {
 	size_t            maxlen;
 	unsigned          depth;
 	xprefetch_next_fn next;
+	xprefetch_post_fn post;
+	size_t            meta_size;
 	void             *arg;
 	struct slot      *slots;
 	pthread_t         thread;
@@ -90,6 +93,8 @@ static void *reader(void *arg)
 			s->ok = len && len <= p->maxlen && off <= p->size && p->size - off >= len &&
 				p->base <= UINT64_MAX - p->size &&
 				xio_pread_full(p->fd, s->buf, len, p->base + off) == 0;
+			if (s->ok && p->post)
+				p->post(p->arg, s->buf, len, s->meta);
 		}
 		pthread_mutex_lock(&p->mu);
 		if (!more) {
@@ -108,20 +113,25 @@ static void *reader(void *arg)
 static void free_slots(struct xprefetch *p)
 {
 	if (p->slots)
-		for (unsigned i = 0; i < p->depth; i++)
+		for (unsigned i = 0; i < p->depth; i++) {
 			free(p->slots[i].buf);
+			free(p->slots[i].meta);
+		}
 	free(p->slots);
 }
 
-int xprefetch_start(struct ximg *img, unsigned threads, size_t maxlen, unsigned depth,
-		    xprefetch_next_fn next, void *arg, struct xprefetch **out)
+int xprefetch_start(struct ximg *img, unsigned threads, const struct xprefetch_opts *o,
+		    struct xprefetch **out)
 {
+	size_t maxlen = o->maxlen;
+	unsigned depth = o->depth;
 	struct xprefetch *p;
 	uint64_t base;
 	int fd;
 
 	*out = NULL;
-	if (threads < 2 || depth < 2 || !maxlen || sysconf(_SC_NPROCESSORS_ONLN) < 2)
+	if (threads < 2 || depth < 2 || !maxlen || !o->next || (o->post && !o->meta_size) ||
+	    sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		return 0;
 	fd = ximg_direct_fd(img, &base);
 	if (fd < 0)
@@ -134,8 +144,10 @@ int xprefetch_start(struct ximg *img, unsigned threads, size_t maxlen, unsigned 
 	p->size = img->size;
 	p->maxlen = maxlen;
 	p->depth = depth;
-	p->next = next;
-	p->arg = arg;
+	p->next = o->next;
+	p->post = o->post;
+	p->meta_size = o->post ? o->meta_size : 0;
+	p->arg = o->arg;
 	p->slots = calloc(depth, sizeof(*p->slots));
 	if (!p->slots) {
 		free(p);
@@ -143,7 +155,9 @@ int xprefetch_start(struct ximg *img, unsigned threads, size_t maxlen, unsigned 
 	}
 	for (unsigned i = 0; i < depth; i++) {
 		p->slots[i].buf = malloc(maxlen);
-		if (!p->slots[i].buf) {
+		if (p->meta_size)
+			p->slots[i].meta = malloc(p->meta_size);
+		if (!p->slots[i].buf || (p->meta_size && !p->slots[i].meta)) {
 			free_slots(p);
 			free(p);
 			return XERR_NOMEM;
@@ -169,7 +183,8 @@ plain:
 	return 0;
 }
 
-bool xprefetch_take(struct xprefetch *p, const uint8_t **data, uint64_t *off, size_t *len)
+bool xprefetch_take(struct xprefetch *p, const uint8_t **data, const void **meta, uint64_t *off,
+		    size_t *len)
 {
 	struct slot *s;
 	uint64_t want;
@@ -191,6 +206,8 @@ bool xprefetch_take(struct xprefetch *p, const uint8_t **data, uint64_t *off, si
 	pthread_mutex_unlock(&p->mu);
 	s = &p->slots[want % p->depth];
 	*data = s->ok ? s->buf : NULL;
+	if (meta)
+		*meta = s->ok ? s->meta : NULL;
 	*off = s->off;
 	*len = s->len;
 	return true;

@@ -36,21 +36,41 @@ struct xprefetch;
 typedef bool (*xprefetch_next_fn)(void *arg, uint64_t *off, size_t *len);
 
 /*
- * Start reading img's ranges ahead, at most depth buffers of maxlen bytes.
- * threads is how many threads the command may use: below 2, or with one
- * CPU, or on an image that cannot be read beside the caller, *out is NULL
- * and 0 is returned (read as before).  XERR_NOMEM when memory ran out.
+ * Work done on the bytes of a range as soon as they are read, on the reader
+ * thread (checksums the caller would otherwise compute itself): it fills
+ * meta (meta_size bytes) from the len bytes at data.  The same rule as for
+ * next: it reads nothing the caller changes meanwhile.
  */
-int xprefetch_start(struct ximg *img, unsigned threads, size_t maxlen, unsigned depth,
-		    xprefetch_next_fn next, void *arg, struct xprefetch **out);
+typedef void (*xprefetch_post_fn)(void *arg, const uint8_t *data, size_t len, void *meta);
+
+struct xprefetch_opts {
+	size_t            maxlen;     /* the longest range */
+	unsigned          depth;      /* buffers in the ring */
+	xprefetch_next_fn next;
+	xprefetch_post_fn post;       /* may be NULL */
+	size_t            meta_size;  /* bytes post fills per range */
+	void             *arg;        /* for next and post */
+};
+
+/*
+ * Start reading img's ranges ahead, at most o->depth buffers of o->maxlen
+ * bytes.  threads is how many threads the command may use: below 2, or
+ * with one CPU, or on an image that cannot be read beside the caller, *out
+ * is NULL and 0 is returned (read as before).  XERR_NOMEM when memory ran
+ * out.
+ */
+int xprefetch_start(struct ximg *img, unsigned threads, const struct xprefetch_opts *o,
+		    struct xprefetch **out);
 
 /*
  * The next range of the sequence, in order: true with *data (len bytes read
- * at off, valid until the next call), or true with *data NULL when it was
- * not read (a zero-length range, a failed read: the caller reads it), or
- * false at the end of the sequence.
+ * at off, valid until the next call) and *meta (what post made of them, or
+ * NULL without post), or true with *data and *meta NULL when it was not
+ * read (a zero-length range, a failed read: the caller reads it), or false
+ * at the end of the sequence.  meta may be NULL.
  */
-bool xprefetch_take(struct xprefetch *p, const uint8_t **data, uint64_t *off, size_t *len);
+bool xprefetch_take(struct xprefetch *p, const uint8_t **data, const void **meta, uint64_t *off,
+		    size_t *len);
 
 /* Stop the reader (wherever it is) and free everything; *p becomes NULL. */
 void xprefetch_stop(struct xprefetch **p);

@@ -49,6 +49,11 @@ ichunk=$("$XFS_DB" -r -c 'agi 2' -c 'addr root' -c 'p recs[1].startino' "$img" 2
 "$XFS_DB" -x -c "convert agno 2 agino $ichunk daddr" "$img" > "$TMPD/daddr" 2>&1
 daddr=$(sed -n 's/.*(\([0-9]*\)).*/\1/p' "$TMPD/daddr")
 [ -n "$daddr" ] || fail "xfs_db cannot place inode chunk $ichunk: $(cat "$TMPD/daddr")"
+# One inode in use with a stale CRC: the reader thread checksums what it reads ahead.
+crcino=$("$XFSRECON" ls -lR "$img" / | awk '$2 ~ /^-/ { print $1; exit }')
+[ -n "$crcino" ] || fail "no regular file in $img"
+"$XFS_DB" -x -c "inode $crcino" -c 'write -c core.gen 7' "$img" > /dev/null 2>&1 ||
+	fail "xfs_db cannot corrupt inode $crcino"
 "$XFS_DB" -x -c "daddr $daddr" -c 'type data' -c 'write fill 0' \
 	-c 'agi 3' -c 'addr root' -c 'type data' -c 'write fill 0' \
 	-c 'agf 1' -c 'addr bnoroot' -c 'type data' -c 'write fill 0' "$img" > /dev/null 2>&1 ||
@@ -56,6 +61,8 @@ daddr=$(sed -n 's/.*(\([0-9]*\)).*/\1/p' "$TMPD/daddr")
 same_check "a damaged image" "$img"
 errors=$(grep -c '^error ' "$TMPD/j1")
 [ "$errors" -gt 0 ] || fail "the damaged image shows no error: $(tail -n 3 "$TMPD/j1")"
+grep -q "inoBadCrc\] .*inode $crcino " "$TMPD/j1" ||
+	fail "the stale CRC of inode $crcino is not reported: $(grep -c inoBadCrc "$TMPD/j1") inoBadCrc"
 
 "$XFSRECON" repair -j 1 --no-hash "$img" -o "$TMPD/o1.img" > "$TMPD/r1" 2>&1
 rc=$?

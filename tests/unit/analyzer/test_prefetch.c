@@ -3,7 +3,8 @@
  * sequence in order, with the bytes a plain read of the file gives, at
  * every ring depth, whether the taker or the reader is the slower side (the
  * two sides wake each other only when the other waits: a lost wake-up would
- * hang the test); zero-length ranges and ranges past the image come back
+ * hang the test), with what the post hook made of each range's bytes on
+ * the reader thread; zero-length ranges and ranges past the image come back
  * unread; a stop in the middle returns; an image that cannot be read beside
  * the caller (in memory) gets no reader.
  */
@@ -40,6 +41,24 @@ static void item(unsigned i, uint64_t *off, size_t *len)
 	*off = (uint64_t)((i * 40503u) % (FILE_SIZE - MAXLEN));
 	if (i == 50)
 		*off = FILE_SIZE - 10;
+}
+
+/* What the post hook computes on the reader thread: a hash of the bytes. */
+static uint32_t sum(const uint8_t *d, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ d[i]) * 16777619u;
+	return h;
+}
+
+static void sum_post(void *arg, const uint8_t *data, size_t len, void *meta)
+{
+	uint32_t h = sum(data, len);
+
+	(void)arg;
+	memcpy(meta, &h, sizeof(h));
 }
 
 static void nap(void)
@@ -97,26 +116,34 @@ static void run(unsigned depth, bool slow_reader, bool slow_taker)
 	char err[256];
 	unsigned k = 0;
 	const uint8_t *data;
+	const void *meta;
 	uint64_t off;
 	size_t len;
+	struct xprefetch_opts o = { MAXLEN, depth, next, sum_post, sizeof(uint32_t), &s };
 
 	assert_int_equal(ximg_open_raw(path, &img, err, sizeof(err)), 0);
-	assert_int_equal(xprefetch_start(img, 2, MAXLEN, depth, next, &s, &p), 0);
+	assert_int_equal(xprefetch_start(img, 2, &o, &p), 0);
 	if (!p) {   /* one CPU: nothing to test here */
 		ximg_free(&img);
 		skip();
 	}
-	while (xprefetch_take(p, &data, &off, &len)) {
+	while (xprefetch_take(p, &data, &meta, &off, &len)) {
 		uint64_t woff;
 		size_t wlen;
 
 		item(k, &woff, &wlen);
 		assert_int_equal(off, woff);
 		assert_int_equal(len, wlen);
-		if (wlen == 0 || woff + wlen > FILE_SIZE)
+		if (wlen == 0 || woff + wlen > FILE_SIZE) {
 			assert_null(data);
-		else
+			assert_null(meta);
+		} else {
+			uint32_t want = sum(content + woff, wlen);
+
 			assert_memory_equal(data, content + woff, wlen);
+			assert_non_null(meta);
+			assert_memory_equal(meta, &want, sizeof(want));
+		}
 		if (slow_taker && k % 5 == 0)
 			nap();
 		k++;
@@ -159,14 +186,16 @@ static void test_stop_midway(void **state)
 	size_t len;
 
 	(void)state;
+	struct xprefetch_opts o = { MAXLEN, 4, next, NULL, 0, &s };
+
 	assert_int_equal(ximg_open_raw(path, &img, err, sizeof(err)), 0);
-	assert_int_equal(xprefetch_start(img, 4, MAXLEN, 4, next, &s, &p), 0);
+	assert_int_equal(xprefetch_start(img, 4, &o, &p), 0);
 	if (!p) {
 		ximg_free(&img);
 		skip();
 	}
 	for (int i = 0; i < 10; i++)
-		assert_true(xprefetch_take(p, &data, &off, &len));
+		assert_true(xprefetch_take(p, &data, NULL, &off, &len));
 	xprefetch_stop(&p);   /* the reader waits for room: it must still end */
 	assert_null(p);
 	ximg_free(&img);
@@ -175,18 +204,19 @@ static void test_stop_midway(void **state)
 static void test_no_reader(void **state)
 {
 	struct seq s = { 0, 10, false };
+	struct xprefetch_opts o = { MAXLEN, 4, next, NULL, 0, &s };
 	struct xprefetch *p = (struct xprefetch *)&s;
 	struct ximg *img = NULL;
 	char err[256];
 
 	(void)state;
 	assert_int_equal(ximg_open_mem(content, 4096, 0, "mem", &img), 0);
-	assert_int_equal(xprefetch_start(img, 2, MAXLEN, 4, next, &s, &p), 0);
+	assert_int_equal(xprefetch_start(img, 2, &o, &p), 0);
 	assert_null(p);
 	ximg_free(&img);
 	p = (struct xprefetch *)&s;
 	assert_int_equal(ximg_open_raw(path, &img, err, sizeof(err)), 0);
-	assert_int_equal(xprefetch_start(img, 1, MAXLEN, 4, next, &s, &p), 0);
+	assert_int_equal(xprefetch_start(img, 1, &o, &p), 0);
 	assert_null(p);   /* one thread allowed */
 	ximg_free(&img);
 }

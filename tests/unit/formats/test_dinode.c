@@ -646,6 +646,29 @@ static void test_header_checks(void **state)
 	assert_int_equal(corrupt("v4root", e_byte_in_fork, false, NULL, &r), 0);
 }
 
+/* A CRC known ahead (the inode pass's reader thread checksums the chunks it
+ * reads) is the one compared: the stored CRC against it, not against one
+ * computed again. */
+static void test_known_crc(void **state)
+{
+	const struct ino *in = &inodes[0];   /* root, v5 */
+	struct xfmt_dinode d;
+	struct bt_rec r;
+	struct xprob_sink s = bt_rec_sink(&r);
+	uint32_t crc, wrong;
+
+	(void)state;
+	decode_ok(in, &d);
+	crc = xfmt_crc32c_excluding(in->buf, in->len, XFMT_DINODE_CRC_OFF);
+	assert_int_equal(xfmt_dinode_verify_crc(in->buf, in->len, in->g, in->ino, &d, &crc, &s), 0);
+	wrong = crc ^ 0x10;
+	assert_int_equal(xfmt_dinode_verify_crc(in->buf, in->len, in->g, in->ino, &d, &wrong, &s),
+			 1);
+	expect_only(&r, XP_inoBadCrc, "v3.crc");
+	assert_int_equal(r.p[0].expected, wrong);
+	assert_int_equal(xfmt_dinode_verify_crc(in->buf, in->len, in->g, in->ino, &d, NULL, &s), 0);
+}
+
 /* What a free inode may hold: the kernel ignores its format, flags and
  * flags2 bits until it is allocated again. */
 static void e_free_garbage(uint8_t *b)
@@ -972,6 +995,7 @@ int main(void)
 		cmocka_unit_test(test_fix_times),
 		cmocka_unit_test(test_new_encode),
 		cmocka_unit_test(test_header_checks),
+		cmocka_unit_test(test_known_crc),
 		cmocka_unit_test(test_free_inode_checks),
 		cmocka_unit_test(test_format_and_fork_checks),
 		cmocka_unit_test(test_size_count_link_checks),
