@@ -19,15 +19,6 @@
 #define BMAP_KEYPTR_LEN 16u
 _Static_assert(XFMT_BMBT_REC_LEN == 16u, "bmbt record is 16 bytes");
 
-void xfmt_bmap_fork_init(struct xfmt_bmap_fork *f, const struct xfmt_geom *g,
-			 const struct xfmt_dinode *d, int whichfork)
-{
-	memset(f, 0, sizeof(*f));
-	f->whichfork = whichfork;
-	f->mode = d->mode;
-	f->realtime = xfmt_dinode_data_realtime(g, d);
-}
-
 uint64_t xfmt_bmap_max_fileoff(const struct xfmt_geom *g)
 {
 	/* A file is at most 2^63 - 1 bytes (xfs_repair's fs_max_file_offset). */
@@ -103,14 +94,6 @@ unsigned xfmt_bmap_extents_verify(const uint8_t *fork, size_t forksize, uint64_t
 }
 
 /* ------------------------------------------------ mapping rules, streamed */
-
-void xfmt_bmap_check_init(struct xfmt_bmap_check *c, const struct xfmt_geom *g,
-			  const struct xfmt_bmap_fork *f)
-{
-	memset(c, 0, sizeof(*c));
-	c->g = g;
-	c->fork = *f;
-}
 
 static unsigned rec_emit(struct xfmt_bmap_check *c, const struct xprob_sink *sink,
 			 enum xprob_code code, const char *field, uint64_t expected,

@@ -60,9 +60,18 @@ struct xfmt_bmap_fork {
 			      * are not range-checked here */
 };
 
-/* Fill f for fork whichfork of a decoded inode d of filesystem g. */
-void xfmt_bmap_fork_init(struct xfmt_bmap_fork *f, const struct xfmt_geom *g,
-			 const struct xfmt_dinode *d, int whichfork);
+/* Fill f for fork whichfork of a decoded inode d of filesystem g.  Inline:
+ * it runs for every fork of every inode, and a struct built field by field
+ * in another unit and then read whole stalls on its stores. */
+static inline void xfmt_bmap_fork_init(struct xfmt_bmap_fork *f, const struct xfmt_geom *g,
+				       const struct xfmt_dinode *d, int whichfork)
+{
+	*f = (struct xfmt_bmap_fork){
+		.whichfork = whichfork,
+		.mode = d->mode,
+		.realtime = xfmt_dinode_data_realtime(g, d),
+	};
+}
 
 /* ------------------------------------------------------- EXTENTS forks */
 
@@ -123,8 +132,11 @@ struct xfmt_bmap_check {
 	unsigned                as_read;  /* startblocks taken as the kernel reads them */
 };
 
-void xfmt_bmap_check_init(struct xfmt_bmap_check *c, const struct xfmt_geom *g,
-			  const struct xfmt_bmap_fork *f);
+static inline void xfmt_bmap_check_init(struct xfmt_bmap_check *c, const struct xfmt_geom *g,
+					const struct xfmt_bmap_fork *f)
+{
+	*c = (struct xfmt_bmap_check){ .g = g, .fork = *f };
+}
 
 /*
  * Check mapping r, the next one of the fork ({off} of its findings is its
