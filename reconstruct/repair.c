@@ -692,11 +692,14 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 		snprintf(err, errlen, "no usable superblock: the geometry is unknown");
 		return XERR_NOTXFS;
 	}
-	/* Its files' tree, realtime groups and their btrees are read, not
+	/* A metadata directory tree is kept as it is (its inodes are owned,
+	 * named and counted like any other); a realtime section under it has
+	 * realtime groups, their superblocks and btrees, which are read, not
 	 * rebuilt: a repair written without them would lose them. */
-	if (xfmt_geom_has_metadir(&ctx->geom)) {
-		snprintf(err, errlen, "a filesystem with a metadata directory tree (metadir, made by "
-			 "xfsprogs 6.13 or later) is checked and read, not yet repaired");
+	if (xfmt_geom_has_metadir(&ctx->geom) && ctx->geom.rblocks) {
+		snprintf(err, errlen, "a filesystem with a metadata directory tree and a realtime "
+			 "section (realtime groups, xfsprogs 6.13 or later) is checked and read, not "
+			 "yet repaired");
 		return XERR_UNSUPPORTED;
 	}
 	/* An external log is a device of its own, and this repair writes

@@ -50,11 +50,39 @@ static int is_regular_inode(const struct xr_env *env, uint64_t ino, bool *ok)
 	return rc;
 }
 
+/* The realtime bitmap and summary inodes of a filesystem without a
+ * metadata directory tree: the ones repair made, else the two after the
+ * root where those are regular files. */
+static int rt_inodes(const struct xr_env *env, const struct xr_sb_counts *c, struct xfmt_sb *out)
+{
+	bool ok;
+	int rc;
+
+	if (c->rbmino)
+		out->rbmino = c->rbmino;
+	else if (out->rbmino != out->rootino + 1 && out->rootino != XFS_NULLFSINO) {
+		rc = is_regular_inode(env, out->rootino + 1, &ok);
+		if (rc)
+			return rc;
+		if (ok)
+			out->rbmino = out->rootino + 1;
+	}
+	if (c->rsumino)
+		out->rsumino = c->rsumino;
+	else if (out->rsumino != out->rootino + 2 && out->rootino != XFS_NULLFSINO) {
+		rc = is_regular_inode(env, out->rootino + 2, &ok);
+		if (rc)
+			return rc;
+		if (ok)
+			out->rsumino = out->rootino + 2;
+	}
+	return 0;
+}
+
 int xr_sb_primary(const struct xr_env *env, const struct xr_sb_counts *c,
 		  struct xfmt_sb *out)
 {
 	bool from_secondary = env->ctx && env->ctx->geom_source == XA_GEOM_VOTE;
-	bool ok;
 	int rc;
 
 	*out = *env->sb;
@@ -82,23 +110,16 @@ int xr_sb_primary(const struct xr_env *env, const struct xr_sb_counts *c,
 
 	if (c->rootino)
 		out->rootino = c->rootino;
-	if (c->rbmino)
-		out->rbmino = c->rbmino;
-	else if (out->rbmino != out->rootino + 1 && out->rootino != XFS_NULLFSINO) {
-		rc = is_regular_inode(env, out->rootino + 1, &ok);
+	if (xfmt_geom_has_metadir(env->g)) {
+		/* The metadata directory tree holds the realtime inodes: the
+		 * superblock's fields are zero on disk (the analyzer reads them
+		 * as none). */
+		out->rbmino = 0;
+		out->rsumino = 0;
+	} else {
+		rc = rt_inodes(env, c, out);
 		if (rc)
 			return rc;
-		if (ok)
-			out->rbmino = out->rootino + 1;
-	}
-	if (c->rsumino)
-		out->rsumino = c->rsumino;
-	else if (out->rsumino != out->rootino + 2 && out->rootino != XFS_NULLFSINO) {
-		rc = is_regular_inode(env, out->rootino + 2, &ok);
-		if (rc)
-			return rc;
-		if (ok)
-			out->rsumino = out->rootino + 2;
 	}
 	/* A secondary's zero LSN would put the primary behind its own log;
 	 * take the LSN the repair stamps on what it writes. */

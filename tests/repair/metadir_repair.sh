@@ -1,0 +1,121 @@
+#!/bin/sh
+# tests/repair/metadir_repair.sh - repair of a filesystem with a metadata
+# directory tree (mkfs.xfs 6.13 -m metadir=1), judged by xfsprogs 6.13 and
+# the kernel.
+#
+# The filesystem is made by mkfs.xfs 6.13 (tests/tools/xfsprogs-current.sh)
+# and populated by the kernel: directories of every form, files with data, a
+# hard link.  Its superblock names no realtime inode (rbmino and rsumino are
+# 0 on disk: the tree holds them), which a repair must write back as 0.
+# Each damage, on its own copy: the primary's free-block counter, AG 1's
+# bnobt root, AG 0's inobt root, the whole AGI of AG 0, the root inode, and
+# a block directory's inode core (its blocks stay).  For each, `repair -o`
+# must exit 1 and give an OUT that xfs_repair 6.13 -n and our check find
+# clean, that the kernel mounts, in which every name of the clean image is
+# at its path with its inode, link count, size and (for a file) SHA-256;
+# xfs_repair 6.13's result on another copy is printed beside ours.  With a
+# realtime section (realtime groups: read, not rebuilt) repair is refused:
+# exit 8, a message naming the reason, no OUT.
+# Needs root, loop mounts and xfsprogs 6.13 (built on first use); skipped
+# otherwise.
+. "$top_srcdir/tests/lib.sh"
+
+[ "$(id -u)" -eq 0 ] || skip "needs root for loop mounts"
+LC_ALL=C
+export LC_ALL
+cur=$(sh "$top_srcdir/tests/tools/xfsprogs-current.sh" 2> "$TMPD/cur.err") &&
+	[ -x "$cur/mkfs.xfs" ] || skip "xfsprogs 6.13 cannot be had: $(tail -1 "$TMPD/cur.err")"
+X=$XFSRECON
+img=$TMPD/clean.img
+mnt=$TMPD/mnt
+mkdir -p "$mnt"
+truncate -s 512M "$img"
+"$cur/mkfs.xfs" -q -f -m metadir=1 -d agcount=4 "$img" > "$TMPD/mkfs" 2>&1 ||
+	fail "mkfs.xfs 6.13 -m metadir=1: $(cat "$TMPD/mkfs")"
+mount -o loop "$img" "$mnt" 2>/dev/null || skip "cannot loop-mount"
+mkdir "$mnt/sf" "$mnt/blk" "$mnt/leaf" "$mnt/node" "$mnt/data" &&
+(cd "$mnt/sf" && touch a b c) &&
+(cd "$mnt/blk" && awk 'BEGIN { for (i = 0; i < 40; i++) print "block-" i }' |
+	while read -r n; do echo "$n" > "$n"; done) &&
+(cd "$mnt/leaf" && awk 'BEGIN { for (i = 0; i < 300; i++) print "a-leaf-entry-name-" i }' | xargs touch) &&
+(cd "$mnt/node" && awk 'BEGIN { for (i = 0; i < 1300; i++) print "a-node-entry-with-a-longer-name-" i }' |
+	xargs touch) &&
+for i in 1 2 3 4 5 6; do
+	head -c $((i * 300000)) /dev/urandom > "$mnt/data/f$i" || exit 1
+done &&
+ln "$mnt/data/f1" "$mnt/blk/link-to-f1" || { umount "$mnt"; fail "populating the filesystem"; }
+umount "$mnt" || fail "umount"
+"$cur/xfs_repair" -n "$img" > "$TMPD/xrn" 2>&1 || fail "the clean image is not clean: $(tail -3 "$TMPD/xrn")"
+[ "$("$cur/xfs_db" -r -c 'sb 0' -c 'print rbmino' "$img" | awk '{ print $3 }')" = 0 ] ||
+	fail "mkfs.xfs 6.13 -m metadir=1 wrote a realtime bitmap inode into the superblock"
+"$X" check "$img" > "$TMPD/check" 2>&1 || fail "check of the clean image: $(tail -n 3 "$TMPD/check")"
+
+tree() { # IMAGE OUT: every name of the mounted IMAGE with inode, links, size, hash
+	mount -o ro,loop,nouuid "$1" "$mnt" 2>/dev/null || return 1
+	(cd "$mnt" && find . ! -path './lost+found*' -printf '%p %i %n %s\n' | sort |
+		while read -r p i n s; do
+			h=-
+			[ -f "$p" ] && h=$(sha256sum < "$p" | cut -c1-64)
+			echo "$p $i $n $s $h"
+		done) > "$2"
+	umount "$mnt"
+}
+tree "$img" "$TMPD/clean.tree" || fail "cannot mount the clean image"
+total=$(wc -l < "$TMPD/clean.tree")
+
+# damage NAME XFS_DB-COMMANDS...: a copy with that damage, both tools' outputs judged.
+n=0
+damage() {
+	name=$1
+	shift
+	d=$TMPD/$name.img
+	cp "$img" "$d"
+	"$cur/xfs_db" -x "$@" "$d" > "$TMPD/$name.db" 2>&1 || fail "$name: xfs_db: $(tail -n 2 "$TMPD/$name.db")"
+	cmp -s "$img" "$d" && fail "$name: the damage changed nothing"
+	"$X" repair -q "$d" -o "$TMPD/$name.ours" > "$TMPD/$name.out" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] || fail "$name: repair exits $rc: $(tail -n 3 "$TMPD/$name.out")"
+	"$cur/xfs_repair" -n "$TMPD/$name.ours" > "$TMPD/$name.xrn" 2>&1 ||
+		fail "$name: xfs_repair 6.13 -n finds our output unclean: $(grep -v '^ *-\|^Phase' "$TMPD/$name.xrn" | head -n 4)"
+	"$X" check "$TMPD/$name.ours" > "$TMPD/$name.after" 2>&1 ||
+		fail "$name: our check of our output: $(tail -n 3 "$TMPD/$name.after")"
+	[ "$("$cur/xfs_db" -r -c 'sb 0' -c 'print rbmino rsumino' "$TMPD/$name.ours" | awk '{ s = s $3 } END { print s }')" = 00 ] ||
+		fail "$name: the output's superblock names realtime inodes"
+	tree "$TMPD/$name.ours" "$TMPD/$name.tree" || fail "$name: the kernel does not mount our output"
+	ours=$(comm -12 "$TMPD/clean.tree" "$TMPD/$name.tree" | wc -l)
+	cp "$d" "$TMPD/$name.theirs"
+	"$cur/xfs_repair" "$TMPD/$name.theirs" > /dev/null 2>&1 ||
+		"$cur/xfs_repair" -L "$TMPD/$name.theirs" > /dev/null 2>&1
+	theirs=0
+	tree "$TMPD/$name.theirs" "$TMPD/$name.ttree" &&
+		theirs=$(comm -12 "$TMPD/clean.tree" "$TMPD/$name.ttree" | wc -l)
+	echo "$name: ours $ours of $total names as they were, xfs_repair 6.13 $theirs"
+	[ "$ours" -eq "$total" ] ||
+		fail "$name: $((total - ours)) names not as they were: $(comm -23 "$TMPD/clean.tree" "$TMPD/$name.tree" | head -n 3)"
+	rm -f "$d" "$TMPD/$name.ours" "$TMPD/$name.theirs"
+	n=$((n + 1))
+}
+
+blkino=$("$X" ls -l "$img" / | awk '$NF == "blk" { print $1 }')
+[ -n "$blkino" ] || fail "no /blk in the clean image"
+damage sb-fdblocks -c 'sb 0' -c 'write fdblocks 5'
+damage bnobt-root -c 'agf 1' -c 'addr bnoroot' -c 'type data' -c 'write fill 0'
+damage inobt-root -c 'agi 0' -c 'addr root' -c 'type data' -c 'write fill 0'
+damage agi0 -c 'agi 0' -c 'type data' -c 'write fill 0'
+damage root-inode -c 'inode 128' -c 'type data' -c 'write fill 0'
+damage dir-core -c "inode $blkino" -c 'write core.mode 0'
+
+# A realtime section under the tree: refused, nothing written.
+rt=$TMPD/rt.img
+truncate -s 256M "$TMPD/rtdata.img"
+truncate -s 512M "$rt"
+if "$cur/mkfs.xfs" -q -f -m metadir=1 -r rtdev="$TMPD/rtdata.img" "$rt" > "$TMPD/mkfs.rt" 2>&1; then
+	"$X" repair -q --rtdev "$TMPD/rtdata.img" "$rt" -o "$TMPD/rt.out.img" > "$TMPD/rt.out" 2>&1
+	rc=$?
+	[ $rc -eq 8 ] || fail "repair of a metadir filesystem with a realtime section exits $rc, not 8"
+	grep -q 'realtime' "$TMPD/rt.out" || fail "the refusal does not say why: $(cat "$TMPD/rt.out")"
+	[ ! -e "$TMPD/rt.out.img" ] || fail "the refused repair wrote OUT"
+else
+	echo "mkfs.xfs 6.13 made no realtime image here: $(tail -n 1 "$TMPD/mkfs.rt")"
+fi
+echo "$n damages repaired, each with all $total names as they were"
