@@ -323,9 +323,11 @@ uint16_t xfmt_dinode_flags_allowed(const struct xfmt_geom *g, uint64_t ino, uint
 	if (type != XFMT_S_IFREG || g->rblocks == 0)
 		ok &= (uint16_t)~XFS_DIFLAG_REALTIME;
 	/* Only the realtime bitmap inode carries NEWRTBM: judged where the
-	 * superblock names one. */
+	 * superblock names one, and under a metadata directory tree (whose
+	 * superblock names none) wherever there is no realtime section. */
 	if (type != XFMT_S_IFREG ||
-	    (g->rbmino && g->rbmino != XFS_NULLFSINO && ino != g->rbmino))
+	    (g->rbmino && g->rbmino != XFS_NULLFSINO && ino != g->rbmino) ||
+	    (xfmt_geom_has_metadir(g) && g->rblocks == 0))
 		ok &= (uint16_t)~XFS_DIFLAG_NEWRTBM;
 	return ok;
 }

@@ -758,9 +758,17 @@ static void check_inodes(struct sbv *v, const struct xfmt_geom *g)
 	}
 	/* pquotino exists only on v5; on v4 its bytes are checked as tail. */
 	for (int i = 0; i < (v->v5 ? 3 : 2); i++) {
-		/* A fresh mkfs writes 0, the kernel later writes null: both mean none. */
-		if (qv[i] == 0 || qv[i] == XFS_NULLFSINO)
+		/* A fresh mkfs writes 0, the kernel later writes null: both mean
+		 * none.  Under a metadata directory tree the quota inodes live in
+		 * the tree and these fields are 0, null included (xfs_repair 6.13:
+		 * "non-zero quota inode field"). */
+		if (qv[i] == 0 || (qv[i] == XFS_NULLFSINO && !metadir))
 			continue;
+		if (metadir) {
+			sbv_obs(v, v->primary ? XP_sbBadQuotaIno : XP_sbCopyQuotaIno, quota[i].name,
+				quota[i].off, qv[i]);
+			continue;
+		}
 		/* Only the primary names quota inodes (xfs_repair nulls a copy's). */
 		if (!v->primary) {
 			sbv_obs(v, XP_sbCopyQuotaIno, quota[i].name, quota[i].off, qv[i]);
@@ -964,6 +972,17 @@ unsigned xfmt_sb_compare_geometry(const struct xfmt_sb *ref,
 		n += mismatch(sink, agno, "features_incompat", SB_FEATURES_INCOMPAT,
 			      ref->features_incompat & ~XFS_SB_FEAT_INCOMPAT_NEEDSREPAIR,
 			      other->features_incompat & ~XFS_SB_FEAT_INCOMPAT_NEEDSREPAIR);
+		/* The realtime group geometry of a metadata directory tree is
+		 * mkfs's too, in every copy (xfs_repair 6.13 resets a copy
+		 * whose group size is off). */
+		if (ref->features_incompat & XFS_SB_FEAT_INCOMPAT_METADIR) {
+			n += mismatch(sink, agno, "rgcount", SB_RGCOUNT, ref->rgcount,
+				      other->rgcount);
+			n += mismatch(sink, agno, "rgextents", SB_RGEXTENTS, ref->rgextents,
+				      other->rgextents);
+			n += mismatch(sink, agno, "rgblklog", SB_RGBLKLOG, ref->rgblklog,
+				      other->rgblklog);
+		}
 	}
 	return n;
 }

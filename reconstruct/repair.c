@@ -555,7 +555,8 @@ static int plan_superblocks(struct xr_rp *rp)
 		else if (!strcmp(f->p.field, "pquotino"))
 			q = &ctx->sb.pquotino;
 		if (q) {
-			*q = XFS_NULLFSINO;
+			/* (none is 0 under a metadata directory tree) */
+			*q = xfmt_geom_has_metadir(&ctx->geom) ? 0 : XFS_NULLFSINO;
 			c.quota_recheck = true;
 		}
 	}

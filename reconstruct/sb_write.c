@@ -130,6 +130,9 @@ int xr_sb_primary(const struct xr_env *env, const struct xr_sb_counts *c,
 
 void xr_sb_secondary(const struct xfmt_sb *primary, struct xfmt_sb *out)
 {
+	bool metadir = xfmt_sb_is_v5(primary) &&
+		       (primary->features_incompat & XFS_SB_FEAT_INCOMPAT_METADIR);
+
 	*out = *primary;
 	out->inprogress = 1;
 	out->icount = 0;
@@ -139,12 +142,12 @@ void xr_sb_secondary(const struct xfmt_sb *primary, struct xfmt_sb *out)
 	out->qflags = 0;
 	out->flags = 0;
 	/* mkfs never sets quota inodes in a copy; xfs_repair zeroes any that
-	 * is not null. */
-	if (out->uquotino != XFS_NULLFSINO)
+	 * is not null (and under a metadata directory tree null too). */
+	if (out->uquotino != XFS_NULLFSINO || metadir)
 		out->uquotino = 0;
-	if (out->gquotino != XFS_NULLFSINO)
+	if (out->gquotino != XFS_NULLFSINO || metadir)
 		out->gquotino = 0;
-	if (out->pquotino != XFS_NULLFSINO)
+	if (out->pquotino != XFS_NULLFSINO || metadir)
 		out->pquotino = 0;
 	out->features_incompat &= ~XFS_SB_FEAT_INCOMPAT_NEEDSREPAIR;
 }

@@ -9,7 +9,9 @@
 # 0 on disk: the tree holds them), which a repair must write back as 0.
 # Each damage, on its own copy: the primary's free-block counter, AG 1's
 # bnobt root, AG 0's inobt root, the whole AGI of AG 0, the root inode, and
-# a block directory's inode core (its blocks stay).  For each, `repair -o`
+# a block directory's inode core (its blocks stay), a quota inode named in
+# the superblock, a secondary's realtime group size, the realtime bitmap
+# flag on a file.  For each, `repair -o`
 # must exit 1 and give an OUT that xfs_repair 6.13 -n and our check find
 # clean, that the kernel mounts, in which every name of the clean image is
 # at its path with its inode, link count, size and (for a file) SHA-256;
@@ -104,6 +106,14 @@ damage inobt-root -c 'agi 0' -c 'addr root' -c 'type data' -c 'write fill 0'
 damage agi0 -c 'agi 0' -c 'type data' -c 'write fill 0'
 damage root-inode -c 'inode 128' -c 'type data' -c 'write fill 0'
 damage dir-core -c "inode $blkino" -c 'write core.mode 0'
+# Fields a metadata directory tree rules otherwise: quota inodes live in the
+# tree (the superblock's fields are 0), every copy carries the realtime
+# group geometry, and without a realtime section no inode is a bitmap.
+fileino=$("$X" ls -l "$img" /data | awk '$NF == "f1" { print $1 }')
+[ -n "$fileino" ] || fail "no /data/f1 in the clean image"
+damage sb-gquotino -c 'sb 0' -c 'write gquotino 133'
+damage sb1-rgextents -c 'sb 1' -c 'fuzz -d rgextents zeroes'
+damage newrtbm -c "inode $fileino" -c 'write core.newrtbm 1'
 
 # A realtime section under the tree: refused, nothing written.
 rt=$TMPD/rt.img

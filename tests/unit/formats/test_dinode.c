@@ -19,6 +19,7 @@
 #include "formats/dinode.h"
 #include "formats/dinode_enc.h"
 #include "formats/endian.h"
+#include "formats/sb.h"
 
 #include "fixtures/bt_geom.h"
 #include "fixtures/ino_nrext.h"
@@ -466,6 +467,14 @@ static void test_flags_by_mode_and_number(void **state)
 	assert_false(xfmt_dinode_flags_allowed(&g, 132, XFMT_S_IFREG) & XFS_DIFLAG_NEWRTBM);
 	g.rbmino = XFS_NULLFSINO;
 	assert_true(xfmt_dinode_flags_allowed(&g, 132, XFMT_S_IFREG) & XFS_DIFLAG_NEWRTBM);
+	/* under a metadata directory tree (no bitmap inode named): nowhere
+	 * without a realtime section, not judged with one */
+	g.incompat |= XFS_SB_FEAT_INCOMPAT_METADIR;
+	g.rblocks = 0;
+	assert_false(xfmt_dinode_flags_allowed(&g, 132, XFMT_S_IFREG) & XFS_DIFLAG_NEWRTBM);
+	g.rblocks = 4096;
+	assert_true(xfmt_dinode_flags_allowed(&g, 132, XFMT_S_IFREG) & XFS_DIFLAG_NEWRTBM);
+	g = bt_geom_v5;
 	/* a free inode's flags are not judged */
 	assert_int_equal(xfmt_dinode_flags_allowed(&g, 142, 0), XFS_DIFLAG_ANY);
 }

@@ -513,6 +513,27 @@ static void test_compare_geometry(void **state)
 	assert_int_equal(fx_count(&store, XP_sbSecondaryMismatch, "features_incompat"), 1);
 	assert_int_equal(fx_count(&store, XP_sbSecondaryMismatch, "versionnum"), 1);
 
+	/* Under a metadata directory tree the realtime group geometry is
+	 * every copy's too; elsewhere those bytes are not compared. */
+	store.n = 0;
+	other = s;
+	other.rgextents = 7;
+	assert_int_equal(xfmt_sb_compare_geometry(&p, &other, 1, &sink), 0);
+	{
+		struct xfmt_sb pm = p, om = s;
+
+		pm.features_incompat |= XFS_SB_FEAT_INCOMPAT_METADIR;
+		om.features_incompat |= XFS_SB_FEAT_INCOMPAT_METADIR;
+		pm.rgextents = om.rgextents = 268435456;
+		pm.rgblklog = om.rgblklog = 28;
+		assert_int_equal(xfmt_sb_compare_geometry(&pm, &om, 1, &sink), 0);
+		om.rgextents = 0;
+		om.rgblklog = 3;
+		assert_int_equal(xfmt_sb_compare_geometry(&pm, &om, 1, &sink), 2);
+		assert_int_equal(fx_count(&store, XP_sbSecondaryMismatch, "rgextents"), 1);
+		assert_int_equal(fx_count(&store, XP_sbSecondaryMismatch, "rgblklog"), 1);
+	}
+
 	/* Two different filesystems: v5 (512-byte sectors) vs 4 KiB sectors. */
 	store.n = 0;
 	free(b2);
