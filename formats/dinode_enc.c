@@ -115,9 +115,12 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_
 			flags2 &= ~XFS_DIFLAG2_BIGTIME;
 		if (type != XFMT_S_IFREG && type != XFMT_S_IFDIR)
 			flags2 &= ~XFS_DIFLAG2_DAX;
-		/* a metadata file only where a metadir tree can hold one */
+		/* a metadata file only where a metadir tree can hold one, and
+		 * never DAX */
 		if (!xfmt_geom_has_metadir(g) || (type != XFMT_S_IFREG && type != XFMT_S_IFDIR))
 			flags2 &= ~XFS_DIFLAG2_METADATA;
+		if (flags2 & XFS_DIFLAG2_METADATA)
+			flags2 &= ~XFS_DIFLAG2_DAX;
 		if (!(flags2 & XFS_DIFLAG2_COWEXTSIZE) || cowext == 0 || cowext > HINT_MAX ||
 		    cowext > g->agblocks / 2) {
 			flags2 &= ~XFS_DIFLAG2_COWEXTSIZE;
@@ -188,6 +191,14 @@ void xfmt_dinode_put_nlink(uint8_t *buf, uint32_t nlink)
 void xfmt_dinode_put_flags2(uint8_t *buf, uint64_t flags2)
 {
 	xfmt_put_be64(buf + DI_FLAGS2, flags2);
+}
+
+void xfmt_dinode_unmark_metadata(uint8_t *buf, const struct xfmt_dinode *d)
+{
+	if (d->version < 3)
+		return;
+	xfmt_put_be64(buf + DI_FLAGS2, d->flags2 & ~XFS_DIFLAG2_METADATA);
+	xfmt_put_be16(buf + DI_ONLINK, 0);
 }
 
 void xfmt_dinode_put_size(uint8_t *buf, uint64_t size)

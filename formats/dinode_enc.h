@@ -51,6 +51,10 @@ void xfmt_dinode_put_aformat(uint8_t *buf, uint8_t aformat);
 /* di_gen: a revived directory takes the generation its children's parent
  * pointers name, so that they stay true. */
 void xfmt_dinode_put_gen(uint8_t *buf, uint32_t gen);
+/* A file of the user's tree marked as a metadata file: the METADATA flag
+ * cleared and di_onlink, which holds a metadata file's type, zeroed (the
+ * link count is di_nlink's). */
+void xfmt_dinode_unmark_metadata(uint8_t *buf, const struct xfmt_dinode *d);
 
 /*
  * Take back what the inode verifier refuses in flags, flags2 and the

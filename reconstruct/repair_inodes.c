@@ -157,6 +157,15 @@ static bool crosslinked(const struct xa_ctx *ctx, uint64_t ino)
 
 /* Whether v changes the inode core itself (not only block checksums or a
  * symlink's remote headers). */
+/* A metadata-flagged inode the user's tree names (the namespace pass
+ * reached it): a user's file whose flag is the damage. */
+static bool user_metafile(struct xa_ctx *ctx, uint64_t ino)
+{
+	const struct xa_irec *r = xa_irec_find(ctx, ino);
+
+	return r && r->metafile && r->reached;
+}
+
 static bool writes_core(const struct verdict *v)
 {
 	return v->drop_attr || v->set_nblocks || v->set_nlink || v->null_unlinked || v->reseal ||
@@ -761,6 +770,9 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 				xfmt_dinode_tidy_kept_core(buf, g, ino, &now);
 			else if (v->fix_flags)
 				xfmt_dinode_sanitize_flags(buf, g, ino, &now);
+			if (v->fix_flags && user_metafile(rp->ctx, ino) &&
+			    xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0)
+				xfmt_dinode_unmark_metadata(buf, &now);
 			if (v->fix_times && xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0)
 				xfmt_dinode_fix_times(buf, g, &now);
 		}

@@ -82,6 +82,16 @@ static const char *ftype_field(uint8_t ftype)
 	return xfmt_dir3_ftype_name(ftype);
 }
 
+static void loc_inode(struct xa_ctx *ctx, struct xa_loc *loc, uint64_t ino)
+{
+	memset(loc, 0, sizeof(*loc));
+	loc->has = XPROB_HAS_AG | XPROB_HAS_INO | XPROB_HAS_BYTE;
+	loc->agno = xfmt_geom_ino_agno(&ctx->geom, ino);
+	loc->ino = ino;
+	loc->byte = xfmt_geom_ino_byte(&ctx->geom, ino);
+	loc->what = "inode";
+}
+
 static int entry_fn(void *arg, const struct xfmt_dirent *de)
 {
 	struct ns_state *st = arg;
@@ -115,6 +125,21 @@ static int entry_fn(void *arg, const struct xfmt_dirent *de)
 		if (de->ftype != want)
 			report(st, XP_nsFtypeMismatch, ftype_field(de->ftype), de->offset, want,
 			       de->ino, XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+	}
+	/* A name in the user's tree on a metadata file: its METADATA flag is
+	 * the damage (xfs_repair 6.13: "incorrectly marked as metadata"). */
+	if (child->metafile && child->names == 0) {
+		struct xa_inode ip;
+		struct xa_loc il;
+
+		loc_inode(ctx, &il, child->ino);
+		if (xa_inode_read(ctx, child->ino, &ip) == 0) {
+			xa_report(ctx, &il, XP_inoBadFlags, "v3.flags2", 0, ip.d.flags2,
+				  XPROB_HAS_OBSERVED);
+			xa_inode_release(&ip);
+		} else {
+			xa_report(ctx, &il, XP_inoBadFlags, "v3.flags2", 0, 0, 0);
+		}
 	}
 	if (st->pptrs && !xa_is_metadata_inode(ctx, child->ino) &&
 	    xa_pptr_note_entry(&st->entries, st->dir->ino, st->dir_gen, child->ino, de->name,
@@ -194,16 +219,6 @@ static int unlinked_lists(struct xa_ctx *ctx, struct xa_u64set *members)
 		}
 	}
 	return 0;
-}
-
-static void loc_inode(struct xa_ctx *ctx, struct xa_loc *loc, uint64_t ino)
-{
-	memset(loc, 0, sizeof(*loc));
-	loc->has = XPROB_HAS_AG | XPROB_HAS_INO | XPROB_HAS_BYTE;
-	loc->agno = xfmt_geom_ino_agno(&ctx->geom, ino);
-	loc->ino = ino;
-	loc->byte = xfmt_geom_ino_byte(&ctx->geom, ino);
-	loc->what = "inode";
 }
 
 static int report_names(struct xa_ctx *ctx, const struct ns_state *st,

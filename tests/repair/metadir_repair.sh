@@ -11,7 +11,8 @@
 # bnobt root, AG 0's inobt root, the whole AGI of AG 0, the root inode, and
 # a block directory's inode core (its blocks stay), a quota inode named in
 # the superblock, a secondary's realtime group size, the realtime bitmap
-# flag on a file.  For each, `repair -o`
+# flag on a file, the metadata flag on a file (with and without DAX).  For
+# each, `repair -o`
 # must exit 1 and give an OUT that xfs_repair 6.13 -n and our check find
 # clean, that the kernel mounts, in which every name of the clean image is
 # at its path with its inode, link count, size and (for a file) SHA-256;
@@ -114,6 +115,12 @@ fileino=$("$X" ls -l "$img" /data | awk '$NF == "f1" { print $1 }')
 damage sb-gquotino -c 'sb 0' -c 'write gquotino 133'
 damage sb1-rgextents -c 'sb 1' -c 'fuzz -d rgextents zeroes'
 damage newrtbm -c "inode $fileino" -c 'write core.newrtbm 1'
+# A file of the user's tree marked as a metadata file (xfs_repair 6.13 clears
+# the file; the flag is the damage), and with DAX besides, which no
+# metadata file may carry.
+flags2=$("$cur/xfs_db" -r -c "inode $fileino" -c 'print v3.flags2' "$img" | awk '{ print $3 }')
+damage user-metaflag -c "inode $fileino" -c "write v3.flags2 $(printf '0x%x' $((flags2 | 0x20)))"
+damage user-metaflag-dax -c "inode $fileino" -c "write v3.flags2 $(printf '0x%x' $((flags2 | 0x21)))"
 
 # A realtime section under the tree: refused, nothing written.
 rt=$TMPD/rt.img
