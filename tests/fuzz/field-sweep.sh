@@ -34,7 +34,8 @@
 #   (the AG whose tree is tallest), bmbt leaf/node (below a btree-format
 #   fork), one inode per file type + data fork format + attr fork format
 #   ("inode-dir-local" holds a short form directory, "-attr-local" a short
-#   form attribute list), directory blocks (block, data, leaf, leafn, node,
+#   form attribute list), the root of a metadata directory tree
+#   ("inode-metadir-root"), directory blocks (block, data, leaf, leafn, node,
 #   free), attribute blocks (leaf, node, remote) and the remote symlink
 #   block, each reached by the xfs_db commands that navigate to it; every
 #   field xfs_db's `print` shows there (of an array, the first, middle and
@@ -406,6 +407,13 @@ structures() {
 			printf '%s-leaf\t%s\n' "$1" "$nav"
 		fi
 	done
+	# The root of a metadata directory tree (xfsprogs 6.13 -m metadir=1),
+	# which no path reaches.
+	mdino=$(val "$img" "sb 0" metadirino)
+	case $mdino in
+	'' | *[!0-9]* | 0) ;;
+	*) printf 'inode-metadir-root\tinode %s\n' "$mdino" ;;
+	esac
 	# Inodes: candidates from the clean image's paths, at most 8 of each
 	# file type per directory, classified by fork formats with one xfs_db.
 	"$XFSRECON" bodyfile "$img" 2> /dev/null |
