@@ -1,7 +1,8 @@
 #!/bin/sh
-# tests/fuzz/field_sweep_current.sh - a fixed sample of the field sweep on a
-# filesystem of today (corpus/current/v6-parent: mkfs.xfs 6.13's defaults
-# with parent pointers), judged by xfsprogs 6.13 (tests/tools/
+# tests/fuzz/field_sweep_current.sh - a fixed sample of the field sweep on
+# filesystems of today (corpus/current/v6-parent: mkfs.xfs 6.13's defaults
+# with parent pointers; corpus/current/v6-metadir: with a metadata directory
+# tree), judged by xfsprogs 6.13 (tests/tools/
 # xfsprogs-current.sh): field_sweep_sample.sh run on the cases of
 # tests/fuzz/field-sweep-sample-current.tsv (how they were drawn is at its
 # top), with no known failure allowed.  Skipped where xfsprogs 6.13 cannot
