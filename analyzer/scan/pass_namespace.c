@@ -224,6 +224,7 @@ static int unlinked_lists(struct xa_ctx *ctx, struct xa_u64set *members)
 static int report_names(struct xa_ctx *ctx, const struct ns_state *st,
 			const struct xa_u64set *unlinked);
 static void check_rt_inodes(struct xa_ctx *ctx);
+static void check_metadir_root(struct xa_ctx *ctx);
 
 static int walk_tree(struct ns_state *st)
 {
@@ -284,6 +285,7 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 	st.ctx = ctx;
 	/* needs no tree walk: judged even when there is no root to walk */
 	check_rt_inodes(ctx);
+	check_metadir_root(ctx);
 	root = xa_irec_find(ctx, ctx->sb.rootino);
 	if (!root || !is_dir_mode(root->mode)) {
 		loc_inode(ctx, &st.loc, ctx->sb.rootino);
@@ -409,4 +411,20 @@ static int report_names(struct xa_ctx *ctx, const struct ns_state *st,
 		}
 	}
 	return 0;
+}
+
+/* The root of a metadata directory tree is an allocated directory marked
+ * as a metadata file; the kernel refuses to mount without it. */
+static void check_metadir_root(struct xa_ctx *ctx)
+{
+	const struct xa_irec *r;
+	struct xa_loc loc = { XPROB_HAS_AG | XPROB_HAS_BYTE, 0, 0, 0, 0, "sb" };
+
+	if (!xfmt_geom_has_metadir(&ctx->geom))
+		return;
+	r = xa_irec_find(ctx, ctx->sb.metadirino);
+	if (r && is_dir_mode(r->mode) && r->metafile)
+		return;
+	xa_report(ctx, &loc, XP_nsMetadirRootLost, "metadirino", 0, ctx->sb.metadirino,
+		  XPROB_HAS_OBSERVED);
 }

@@ -16,7 +16,9 @@
 # must exit 1 and give an OUT that xfs_repair 6.13 -n and our check find
 # clean, that the kernel mounts, in which every name of the clean image is
 # at its path with its inode, link count, size and (for a file) SHA-256;
-# xfs_repair 6.13's result on another copy is printed beside ours.  With a
+# xfs_repair 6.13's result on another copy is printed beside ours.  The
+# tree's root lost is not rebuilt: repair must end incomplete (exit 4)
+# naming it.  With a
 # realtime section (realtime groups: read, not rebuilt) repair is refused:
 # exit 8, a message naming the reason, no OUT.
 # Needs root, loop mounts and xfsprogs 6.13 (built on first use); skipped
@@ -121,6 +123,23 @@ damage newrtbm -c "inode $fileino" -c 'write core.newrtbm 1'
 flags2=$("$cur/xfs_db" -r -c "inode $fileino" -c 'print v3.flags2' "$img" | awk '{ print $3 }')
 damage user-metaflag -c "inode $fileino" -c "write v3.flags2 $(printf '0x%x' $((flags2 | 0x20)))"
 damage user-metaflag-dax -c "inode $fileino" -c "write v3.flags2 $(printf '0x%x' $((flags2 | 0x21)))"
+
+# The tree's root itself lost (its inode zeroed): not rebuilt yet, so the
+# repair must end incomplete (exit 4) and say so, never pass off an output
+# the kernel cannot mount as repaired.
+mdino=$("$cur/xfs_db" -r -c 'sb 0' -c 'print metadirino' "$img" | awk '{ print $3 }')
+cp "$img" "$TMPD/mdroot.img"
+mdbyte=$("$cur/xfs_db" -r -c "convert inode $mdino byte" "$img" | sed -n 's/.*(\([0-9]*\)).*/\1/p')
+[ -n "$mdbyte" ] || fail "xfs_db cannot place inode $mdino"
+dd if=/dev/zero of="$TMPD/mdroot.img" bs=512 seek=$((mdbyte / 512)) count=1 conv=notrunc 2> /dev/null
+cmp -s "$img" "$TMPD/mdroot.img" && fail "the metadir root's inode was not zeroed"
+"$X" check "$TMPD/mdroot.img" > "$TMPD/mdroot.chk" 2>&1
+grep -q 'nsMetadirRootLost' "$TMPD/mdroot.chk" || fail "check does not see the metadir root lost: $(tail -n 3 "$TMPD/mdroot.chk")"
+"$X" repair "$TMPD/mdroot.img" -o "$TMPD/mdroot.out" > "$TMPD/mdroot.rep" 2>&1
+rc=$?
+[ $rc -eq 4 ] || fail "repair without the metadir root exits $rc, not 4: $(tail -n 2 "$TMPD/mdroot.rep")"
+grep -q 'nsMetadirRootLost' "$TMPD/mdroot.rep" || fail "repair does not name what it left"
+rm -f "$TMPD/mdroot.img" "$TMPD/mdroot.out"
 
 # A realtime section under the tree: refused, nothing written.
 rt=$TMPD/rt.img
