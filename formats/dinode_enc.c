@@ -68,10 +68,14 @@ void xfmt_dinode_new_encode(uint8_t *buf, const struct xfmt_geom *g, uint64_t in
 void xfmt_dinode_tidy_kept_core(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino,
 				const struct xfmt_dinode *d)
 {
+	struct xfmt_dinode now;
+
 	buf[DI_VERSION] = g->v5 ? 3 : 2;
 	xfmt_put_be16(buf + DI_ONLINK, 0);
 	xfmt_dinode_sanitize_flags(buf, g, ino, d);
 	xfmt_dinode_zero_pads(buf, d);
+	if (xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0)
+		xfmt_dinode_fix_times(buf, g, &now);
 }
 
 void xfmt_dinode_put_flags(uint8_t *buf, uint16_t flags)

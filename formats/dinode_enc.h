@@ -75,8 +75,9 @@ bool xfmt_dinode_sanitize_flags(uint8_t *buf, const struct xfmt_geom *g, uint64_
  * What a repair keeps of an old core must pass the verifier on its own:
  * the version the filesystem writes (3 on v5; on v4 a version 1 core is
  * made version 2), di_onlink zero, flags and hints sanitized
- * (xfmt_dinode_sanitize_flags) and the pads zeroed.  d is buf decoded.
- * The caller seals.
+ * (xfmt_dinode_sanitize_flags), the pads zeroed, and timestamps a lost
+ * bigtime flag left out of range mended (xfmt_dinode_fix_times).  d is buf
+ * decoded; buf holds g->inodesize bytes.  The caller seals.
  */
 void xfmt_dinode_tidy_kept_core(uint8_t *buf, const struct xfmt_geom *g, uint64_t ino,
 				const struct xfmt_dinode *d);
