@@ -143,6 +143,16 @@ populate_light() {
 	setfattr -n user.tag -v evidence "$mnt/home/user/notes.txt"
 }
 
+# populate_dir_forms: $mnt/dirs/short, block, leaf and node, directories of
+# every form (3, 40, 300 and 1300 empty files).
+populate_dir_forms() {
+	mkdir -p "$mnt/dirs/short" "$mnt/dirs/block" "$mnt/dirs/leaf" "$mnt/dirs/node"
+	for i in 1 2 3; do : > "$mnt/dirs/short/s$i"; done
+	(cd "$mnt/dirs/block" && awk 'BEGIN { for (i = 0; i < 40; i++) print "block-entry-" i }' | xargs touch)
+	(cd "$mnt/dirs/leaf" && awk 'BEGIN { for (i = 0; i < 300; i++) print "a-leaf-directory-entry-name-" i }' | xargs touch)
+	(cd "$mnt/dirs/node" && awk 'BEGIN { for (i = 0; i < 1300; i++) printf "a-node-directory-entry-with-a-longer-name-%d\n", i }' | xargs touch)
+}
+
 # populate_attr_blocks: under $mnt/attrs (which must exist), "leaf" with 60
 # attributes (a leaf block) and "remote" with one value of 4200 bytes (a
 # remote value block).

@@ -20,12 +20,7 @@ make_image 400M -n parent=1 -m uuid=5e2c4a10-7d3b-4c1e-9f00-000000000101 -d agco
 mount_image
 populate_light
 
-# directories of every form: short form, block, leaf, node
-mkdir -p "$mnt/dirs/short" "$mnt/dirs/block" "$mnt/dirs/leaf" "$mnt/dirs/node"
-for i in 1 2 3; do : > "$mnt/dirs/short/s$i"; done
-(cd "$mnt/dirs/block" && awk 'BEGIN { for (i = 0; i < 40; i++) print "block-entry-" i }' | xargs touch)
-(cd "$mnt/dirs/leaf" && awk 'BEGIN { for (i = 0; i < 300; i++) print "a-leaf-directory-entry-name-" i }' | xargs touch)
-(cd "$mnt/dirs/node" && awk 'BEGIN { for (i = 0; i < 1300; i++) printf "a-node-directory-entry-with-a-longer-name-%d\n", i }' | xargs touch)
+populate_dir_forms
 
 # one file, three directories: three parent pointers
 mkdir "$mnt/links"
