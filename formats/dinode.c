@@ -332,6 +332,35 @@ uint16_t xfmt_dinode_flags_allowed(const struct xfmt_geom *g, uint64_t ino, uint
 	return ok;
 }
 
+/* What the kernel wants of every metadata file (xfs_dinode_verify_metadir):
+ * the metafile flags, no permissions, ids and DMAPI state zero. */
+static unsigned verify_metafile(const struct xfmt_dinode *d, const struct xprob_sink *sink)
+{
+	uint16_t want = xfmt_dinode_metafile_flags(d->mode);
+	unsigned n = 0;
+
+	if ((d->flags & want) != want)
+		n += (unsigned)xprob_emit_val(sink, XP_inoBadMetafile, "core.flags", DI_FLAGS,
+					      d->flags | want, d->flags);
+	if (d->mode & 07777)
+		n += (unsigned)xprob_emit_val(sink, XP_inoBadMetafile, "core.mode", DI_MODE,
+					      d->mode & ~07777u, d->mode);
+	if (d->uid)
+		n += (unsigned)xprob_emit_val(sink, XP_inoBadMetafile, "core.uid", DI_UID, 0, d->uid);
+	if (d->gid)
+		n += (unsigned)xprob_emit_val(sink, XP_inoBadMetafile, "core.gid", DI_GID, 0, d->gid);
+	if (d->projid)
+		n += (unsigned)xprob_emit_val(sink, XP_inoBadMetafile, "core.projid_lo",
+					      DI_PROJID_LO, 0, d->projid);
+	if (d->dmevmask)
+		n += (unsigned)xprob_emit_val(sink, XP_inoBadMetafile, "core.dmevmask", DI_DMEVMASK,
+					      0, d->dmevmask);
+	if (d->dmstate)
+		n += (unsigned)xprob_emit_val(sink, XP_inoBadMetafile, "core.dmstate", DI_DMSTATE,
+					      0, d->dmstate);
+	return n;
+}
+
 /* Extent size hint (xfs_inode_validate_extsize); rt files skip the rt checks. */
 static unsigned verify_extsize(const struct xfmt_geom *g, const struct xfmt_dinode *d,
 			       const struct xprob_sink *sink)
@@ -527,6 +556,7 @@ unsigned xfmt_dinode_verify_crc(const uint8_t *buf, size_t len, const struct xfm
 		if (d->onlink >= XFS_METAFILE_MAX)
 			n += (unsigned)xprob_emit_obs(sink, XP_inoBadOnlink, "core.metatype",
 						      DI_ONLINK, d->onlink);
+		n += verify_metafile(d, sink);
 	} else if (d->version >= 2 && d->onlink != 0) {
 		n += (unsigned)xprob_emit_obs(sink, XP_inoBadOnlink, "core.onlink", DI_ONLINK,
 					      d->onlink);

@@ -187,6 +187,16 @@ unsigned xfmt_dinode_verify_crc(const uint8_t *buf, size_t len, const struct xfm
 				uint64_t ino, const struct xfmt_dinode *d, const uint32_t *crc,
 				const struct xprob_sink *sink);
 
+/* The flags every metadata file carries (XFS_METAFILE_DIFLAGS: immutable,
+ * sync, noatime, nodump, nodefrag), and nosymlinks on a directory. */
+static inline uint16_t xfmt_dinode_metafile_flags(uint16_t mode)
+{
+	uint16_t f = XFS_DIFLAG_IMMUTABLE | XFS_DIFLAG_SYNC | XFS_DIFLAG_NOATIME |
+		     XFS_DIFLAG_NODUMP | XFS_DIFLAG_NODEFRAG;
+
+	return (mode & XFMT_S_IFMT) == XFMT_S_IFDIR ? (uint16_t)(f | XFS_DIFLAG_NOSYMLINKS) : f;
+}
+
 /* True if the inode is allocated (mode != 0). */
 bool xfmt_dinode_in_use(const struct xfmt_dinode *d);
 

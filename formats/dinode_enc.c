@@ -71,7 +71,9 @@ void xfmt_dinode_tidy_kept_core(uint8_t *buf, const struct xfmt_geom *g, uint64_
 	struct xfmt_dinode now;
 
 	buf[DI_VERSION] = g->v5 ? 3 : 2;
-	xfmt_put_be16(buf + DI_ONLINK, 0);
+	/* (a metadata file's di_onlink is its type) */
+	if (!(d->version >= 3 && (d->flags2 & XFS_DIFLAG2_METADATA) && xfmt_geom_has_metadir(g)))
+		xfmt_put_be16(buf + DI_ONLINK, 0);
 	xfmt_dinode_sanitize_flags(buf, g, ino, d);
 	xfmt_dinode_zero_pads(buf, d);
 	if (xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0)
@@ -203,6 +205,20 @@ void xfmt_dinode_unmark_metadata(uint8_t *buf, const struct xfmt_dinode *d)
 		return;
 	xfmt_put_be64(buf + DI_FLAGS2, d->flags2 & ~XFS_DIFLAG2_METADATA);
 	xfmt_put_be16(buf + DI_ONLINK, 0);
+}
+
+void xfmt_dinode_tidy_metafile(uint8_t *buf, const struct xfmt_dinode *d)
+{
+	if (d->version < 3 || !(d->flags2 & XFS_DIFLAG2_METADATA))
+		return;
+	xfmt_put_be16(buf + DI_FLAGS, (uint16_t)(d->flags | xfmt_dinode_metafile_flags(d->mode)));
+	xfmt_put_be16(buf + DI_MODE, (uint16_t)(d->mode & ~07777u));
+	xfmt_put_be32(buf + DI_UID, 0);
+	xfmt_put_be32(buf + DI_GID, 0);
+	xfmt_put_be16(buf + DI_PROJID_LO, 0);
+	xfmt_put_be16(buf + DI_PROJID_HI, 0);
+	xfmt_put_be32(buf + DI_DMEVMASK, 0);
+	xfmt_put_be16(buf + DI_DMSTATE, 0);
 }
 
 void xfmt_dinode_put_size(uint8_t *buf, uint64_t size)

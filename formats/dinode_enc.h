@@ -55,6 +55,10 @@ void xfmt_dinode_put_gen(uint8_t *buf, uint32_t gen);
  * cleared and di_onlink, which holds a metadata file's type, zeroed (the
  * link count is di_nlink's). */
 void xfmt_dinode_unmark_metadata(uint8_t *buf, const struct xfmt_dinode *d);
+/* A metadata file's core as the kernel wants it (xfmt_dinode_metafile_flags
+ * set, no access permissions, owner, group and project 0, no DMAPI state);
+ * nothing for an inode without the METADATA flag. */
+void xfmt_dinode_tidy_metafile(uint8_t *buf, const struct xfmt_dinode *d);
 
 /*
  * Take back what the inode verifier refuses in flags, flags2 and the

@@ -257,7 +257,8 @@ static void judge(struct xa_ctx *ctx, const struct xa_finding *f, struct verdict
 	}
 	/* Bits the kernel refuses, or a hint it ignores: taken back, not the
 	 * whole inode (xfs_repair clears the bits and resets the hints). */
-	if (f->p.code == XP_inoBadFlags || f->p.code == XP_inoBadExtsize) {
+	if (f->p.code == XP_inoBadFlags || f->p.code == XP_inoBadExtsize ||
+	    f->p.code == XP_inoBadMetafile) {
 		v->fix_flags = true;
 		return;
 	}
@@ -773,6 +774,10 @@ static int mend_inode(struct xr_rp *rp, uint64_t ino, const struct verdict *v,
 			if (v->fix_flags && user_metafile(rp->ctx, ino) &&
 			    xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0)
 				xfmt_dinode_unmark_metadata(buf, &now);
+			/* a metadata file kept as one: its core as the kernel wants */
+			if (v->fix_flags && xfmt_geom_has_metadir(g) &&
+			    xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0)
+				xfmt_dinode_tidy_metafile(buf, &now);
 			if (v->fix_times && xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0)
 				xfmt_dinode_fix_times(buf, g, &now);
 		}

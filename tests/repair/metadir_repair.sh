@@ -11,8 +11,9 @@
 # bnobt root, AG 0's inobt root, the whole AGI of AG 0, the root inode, and
 # a block directory's inode core (its blocks stay), a quota inode named in
 # the superblock, a secondary's realtime group size, the realtime bitmap
-# flag on a file, the metadata flag on a file (with and without DAX).  For
-# each, `repair -o`
+# flag on a file, the metadata flag on a file (with and without DAX), the
+# tree's root with an owner, a DMAPI state or without its immutable flag.
+# For each, `repair -o`
 # must exit 1 and give an OUT that xfs_repair 6.13 -n and our check find
 # clean, that the kernel mounts, in which every name of the clean image is
 # at its path with its inode, link count, size and (for a file) SHA-256;
@@ -124,10 +125,17 @@ flags2=$("$cur/xfs_db" -r -c "inode $fileino" -c 'print v3.flags2' "$img" | awk 
 damage user-metaflag -c "inode $fileino" -c "write v3.flags2 $(printf '0x%x' $((flags2 | 0x20)))"
 damage user-metaflag-dax -c "inode $fileino" -c "write v3.flags2 $(printf '0x%x' $((flags2 | 0x21)))"
 
+# A metadata file's core as the kernel wants it (xfs_repair 6.13 clears the
+# tree's root for these and reinitializes it): an owner, a DMAPI state, a
+# missing immutable flag on the tree's root.
+mdino=$("$cur/xfs_db" -r -c 'sb 0' -c 'print metadirino' "$img" | awk '{ print $3 }')
+damage metaroot-gid -c "inode $mdino" -c 'write core.gid 1000'
+damage metaroot-dmstate -c "inode $mdino" -c 'write core.dmstate 7'
+damage metaroot-immutable -c "inode $mdino" -c 'write core.immutable 0'
+
 # The tree's root itself lost (its inode zeroed): not rebuilt yet, so the
 # repair must end incomplete (exit 4) and say so, never pass off an output
 # the kernel cannot mount as repaired.
-mdino=$("$cur/xfs_db" -r -c 'sb 0' -c 'print metadirino' "$img" | awk '{ print $3 }')
 cp "$img" "$TMPD/mdroot.img"
 mdbyte=$("$cur/xfs_db" -r -c "convert inode $mdino byte" "$img" | sed -n 's/.*(\([0-9]*\)).*/\1/p')
 [ -n "$mdbyte" ] || fail "xfs_db cannot place inode $mdino"
