@@ -333,7 +333,8 @@ uint16_t xfmt_dinode_flags_allowed(const struct xfmt_geom *g, uint64_t ino, uint
 }
 
 /* What the kernel wants of every metadata file (xfs_dinode_verify_metadir):
- * the metafile flags, no permissions, ids and DMAPI state zero. */
+ * the metafile flags, no permissions, owner, group and DMAPI state zero.
+ * (The project id holds a realtime group's number on its files.) */
 static unsigned verify_metafile(const struct xfmt_dinode *d, const struct xprob_sink *sink)
 {
 	uint16_t want = xfmt_dinode_metafile_flags(d->mode);
@@ -349,9 +350,6 @@ static unsigned verify_metafile(const struct xfmt_dinode *d, const struct xprob_
 		n += (unsigned)xprob_emit_val(sink, XP_inoBadMetafile, "core.uid", DI_UID, 0, d->uid);
 	if (d->gid)
 		n += (unsigned)xprob_emit_val(sink, XP_inoBadMetafile, "core.gid", DI_GID, 0, d->gid);
-	if (d->projid)
-		n += (unsigned)xprob_emit_val(sink, XP_inoBadMetafile, "core.projid_lo",
-					      DI_PROJID_LO, 0, d->projid);
 	if (d->dmevmask)
 		n += (unsigned)xprob_emit_val(sink, XP_inoBadMetafile, "core.dmevmask", DI_DMEVMASK,
 					      0, d->dmevmask);

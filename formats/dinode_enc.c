@@ -215,8 +215,6 @@ void xfmt_dinode_tidy_metafile(uint8_t *buf, const struct xfmt_dinode *d)
 	xfmt_put_be16(buf + DI_MODE, (uint16_t)(d->mode & ~07777u));
 	xfmt_put_be32(buf + DI_UID, 0);
 	xfmt_put_be32(buf + DI_GID, 0);
-	xfmt_put_be16(buf + DI_PROJID_LO, 0);
-	xfmt_put_be16(buf + DI_PROJID_HI, 0);
 	xfmt_put_be32(buf + DI_DMEVMASK, 0);
 	xfmt_put_be16(buf + DI_DMSTATE, 0);
 }

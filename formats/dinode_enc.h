@@ -56,7 +56,8 @@ void xfmt_dinode_put_gen(uint8_t *buf, uint32_t gen);
  * link count is di_nlink's). */
 void xfmt_dinode_unmark_metadata(uint8_t *buf, const struct xfmt_dinode *d);
 /* A metadata file's core as the kernel wants it (xfmt_dinode_metafile_flags
- * set, no access permissions, owner, group and project 0, no DMAPI state);
+ * set, no access permissions, owner and group 0, no DMAPI state; the project
+ * id, a realtime group's number on its files, is left);
  * nothing for an inode without the METADATA flag. */
 void xfmt_dinode_tidy_metafile(uint8_t *buf, const struct xfmt_dinode *d);
 
