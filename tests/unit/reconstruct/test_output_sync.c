@@ -78,47 +78,55 @@ static void test_synced_and_closed(void **state)
 	assert_int_equal(st.st_size, 4);
 }
 
-/* A pipe cannot be synced (EINVAL): the stand-in for a disk that failed. */
-static void test_failed_sync_removes_created(void **state)
+/*
+ * OUT made at path, then a pending write whose descriptor is a pipe's write
+ * end: a pipe cannot be synced (EINVAL), the stand-in for a disk that
+ * failed.  Returns the sync's result; *rd is the pipe's read end.
+ */
+static int failed_sync(bool created, char *err, size_t errlen, int *wr, int *rd)
 {
 	struct xr_output_pending p = { .fd = -1 };
-	char err[128];
-	int fd, pfd[2];
+	int fd, pfd[2], rc;
 
-	(void)state;
 	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
 	assert_true(fd >= 0);
 	close(fd);
 	assert_int_equal(pipe(pfd), 0);
 	p.fd = pfd[1];
-	p.created = true;
+	p.created = created;
 	p.path = path;
-	assert_int_equal(xr_output_sync(&p, err, sizeof(err)), XERR_IO);
+	rc = xr_output_sync(&p, err, errlen);
+	assert_int_equal(p.fd, -1);
+	*wr = pfd[1];
+	*rd = pfd[0];
+	return rc;
+}
+
+static void test_failed_sync_removes_created(void **state)
+{
+	char err[128];
+	int wr, rd;
+
+	(void)state;
+	assert_int_equal(failed_sync(true, err, sizeof(err), &wr, &rd), XERR_IO);
 	assert_non_null(strstr(err, "fsync"));
 	assert_non_null(strstr(err, path));
-	assert_int_equal(p.fd, -1);
-	assert_false(fd_open(pfd[1]));
+	assert_false(fd_open(wr));
 	assert_int_equal(access(path, F_OK), -1);
-	close(pfd[0]);
+	close(rd);
 }
 
 static void test_failed_sync_keeps_existing(void **state)
 {
-	struct xr_output_pending p = { .fd = -1 };
 	char err[128];
-	int fd, pfd[2];
+	int wr, rd;
 
 	(void)state;
-	fd = open(path, O_RDWR | O_CREAT | O_EXCL, 0600);
-	assert_true(fd >= 0);
-	close(fd);
-	assert_int_equal(pipe(pfd), 0);
-	p.fd = pfd[1];
-	p.created = false;   /* a forced OUT that existed before */
-	p.path = path;
-	assert_int_equal(xr_output_sync(&p, err, sizeof(err)), XERR_IO);
+	/* a forced OUT that existed before */
+	assert_int_equal(failed_sync(false, err, sizeof(err), &wr, &rd), XERR_IO);
+	assert_false(fd_open(wr));
 	assert_int_equal(access(path, F_OK), 0);
-	close(pfd[0]);
+	close(rd);
 }
 
 int main(void)
