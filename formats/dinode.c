@@ -551,7 +551,11 @@ unsigned xfmt_dinode_verify_crc(const uint8_t *buf, size_t len, const struct xfm
 
 	/* On a metadata file the old link count is its type (di_metatype). */
 	if (d->version >= 3 && (d->flags2 & XFS_DIFLAG2_METADATA) && xfmt_geom_has_metadir(g)) {
-		if (d->onlink >= XFS_METAFILE_MAX)
+		/* a directory of the tree is of the directory type, and only
+		 * a directory is */
+		bool dir = (d->mode & XFMT_S_IFMT) == XFMT_S_IFDIR;
+
+		if (d->onlink >= XFS_METAFILE_MAX || dir != (d->onlink == XFS_METAFILE_DIR))
 			n += (unsigned)xprob_emit_obs(sink, XP_inoBadOnlink, "core.metatype",
 						      DI_ONLINK, d->onlink);
 		n += verify_metafile(d, sink);

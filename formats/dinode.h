@@ -59,7 +59,9 @@
 #define XFS_DIFLAG2_NREXT64     0x10ull
 #define XFS_DIFLAG2_METADATA    0x20ull  /* a metadir file: di_onlink is di_metatype */
 #define XFS_DIFLAG2_ANY         0x3Full
-/* di_metatype values (XFS_METAFILE_*) end below this */
+/* di_metatype values (XFS_METAFILE_*): a directory of the tree is of type
+ * DIR; all end below MAX */
+#define XFS_METAFILE_DIR        1u
 #define XFS_METAFILE_MAX        7u
 
 /* File types (di_mode & S_IFMT), spelled out so formats/ needs no sys headers. */

@@ -71,9 +71,12 @@ void xfmt_dinode_tidy_kept_core(uint8_t *buf, const struct xfmt_geom *g, uint64_
 	struct xfmt_dinode now;
 
 	buf[DI_VERSION] = g->v5 ? 3 : 2;
-	/* (a metadata file's di_onlink is its type) */
+	/* (a metadata file's di_onlink is its type: on a directory it can
+	 * only be the directory type) */
 	if (!(d->version >= 3 && (d->flags2 & XFS_DIFLAG2_METADATA) && xfmt_geom_has_metadir(g)))
 		xfmt_put_be16(buf + DI_ONLINK, 0);
+	else if ((d->mode & XFMT_S_IFMT) == XFMT_S_IFDIR)
+		xfmt_put_be16(buf + DI_ONLINK, XFS_METAFILE_DIR);
 	xfmt_dinode_sanitize_flags(buf, g, ino, d);
 	xfmt_dinode_zero_pads(buf, d);
 	if (xfmt_dinode_decode(buf, g->inodesize, g, &now) == 0)
@@ -217,6 +220,18 @@ void xfmt_dinode_tidy_metafile(uint8_t *buf, const struct xfmt_dinode *d)
 	xfmt_put_be32(buf + DI_GID, 0);
 	xfmt_put_be32(buf + DI_DMEVMASK, 0);
 	xfmt_put_be16(buf + DI_DMSTATE, 0);
+}
+
+void xfmt_dinode_mark_metadata(uint8_t *buf, const struct xfmt_dinode *d, uint16_t metatype)
+{
+	struct xfmt_dinode m = *d;
+
+	if (d->version < 3)
+		return;
+	m.flags2 |= XFS_DIFLAG2_METADATA;
+	xfmt_put_be64(buf + DI_FLAGS2, m.flags2);
+	xfmt_put_be16(buf + DI_ONLINK, metatype);
+	xfmt_dinode_tidy_metafile(buf, &m);
 }
 
 void xfmt_dinode_put_size(uint8_t *buf, uint64_t size)

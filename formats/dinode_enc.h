@@ -60,6 +60,9 @@ void xfmt_dinode_unmark_metadata(uint8_t *buf, const struct xfmt_dinode *d);
  * id, a realtime group's number on its files, is left);
  * nothing for an inode without the METADATA flag. */
 void xfmt_dinode_tidy_metafile(uint8_t *buf, const struct xfmt_dinode *d);
+/* Make a v3 core a metadata file of type metatype (XFS_METAFILE_*): the
+ * METADATA flag, di_onlink the type, and the core tidied as above. */
+void xfmt_dinode_mark_metadata(uint8_t *buf, const struct xfmt_dinode *d, uint16_t metatype);
 
 /*
  * Take back what the inode verifier refuses in flags, flags2 and the

@@ -86,7 +86,10 @@ enum xprob_severity {
 	                      "directory the repair rebuilt") \
 	X(RESOLVE_CROSSLINK,  "one claimant keeps the block, the other gets a copy or a hole") \
 	X(MISSING_TAIL,       "the missing end of a truncated image taken as lost: read as " \
-	                      "zeros, written as a hole, the files with blocks there listed")
+	                      "zeros, written as a hole, the files with blocks there listed") \
+	X(METADIR_TREE,       "the metadata directory tree written again from the metadata " \
+	                      "files it still names, its root made anew where it is lost " \
+	                      "(xfs_repair 6.13 reinitializes it)")
 
 enum xprob_fix {
 #define XFIX_ENUM(name, desc) XFIX_##name,
