@@ -778,6 +778,8 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 	if (!rc)
 		rc = recreate_rt_inodes(&rp);
 	if (!rc)
+		rc = rp_plan_metadir(&rp);
+	if (!rc)
 		rc = rp_plan_names(&rp);
 	if (!rc)
 		rc = rp_plan_crosslinks(&rp);

@@ -186,6 +186,13 @@ int rp_revive_files(struct xr_rp *rp);
 int rp_plan_crosslinks(struct xr_rp *rp);
 
 /*
+ * The metadata directory tree (metadir filesystems) written again where
+ * the check found it broken, its root made anew where it is lost
+ * (repair_metadir.c).  Runs after the inode phase, before the namespace.
+ */
+int rp_plan_metadir(struct xr_rp *rp);
+
+/*
  * Plan a directory core for ino with an empty data fork under action, marked
  * new and its AG due for a rebuild (repair_names.c).  With keep_old, the old
  * core's mode, owner and times stay where it still decodes as a directory

@@ -9,7 +9,8 @@
  * names are orphans (those with no links sitting on an AGI unlinked list are
  * open-but-deleted files, a warning).
  * Uses: ctx->irecs from the inodes pass.  Leaves: each irec's reached /
- * parent / names / subdirs, for reconstruction (lost+found) later.
+ * parent / names / subdirs, for reconstruction (lost+found) later.  The
+ * metadata directory tree is walked after it (analyzer/check/metadir_tree.c).
  *
  * Termination: breadth first over directories, each queued at most once
  * (the reached flag), so cycles in a damaged tree end the walk.
@@ -17,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/check/metadir_tree.h"
 #include "analyzer/check/pptr_check.h"
 #include "analyzer/engine.h"
 #include "analyzer/engine_io.h"
@@ -224,7 +226,6 @@ static int unlinked_lists(struct xa_ctx *ctx, struct xa_u64set *members)
 static int report_names(struct xa_ctx *ctx, const struct ns_state *st,
 			const struct xa_u64set *unlinked);
 static void check_rt_inodes(struct xa_ctx *ctx);
-static void check_metadir_root(struct xa_ctx *ctx);
 
 static int walk_tree(struct ns_state *st)
 {
@@ -285,7 +286,6 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 	st.ctx = ctx;
 	/* needs no tree walk: judged even when there is no root to walk */
 	check_rt_inodes(ctx);
-	check_metadir_root(ctx);
 	root = xa_irec_find(ctx, ctx->sb.rootino);
 	if (!root || !is_dir_mode(root->mode)) {
 		loc_inode(ctx, &st.loc, ctx->sb.rootino);
@@ -298,7 +298,7 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 				n += !xa_is_metadata_inode(ctx, ctx->irecs[i].ino);
 			report(&st, XP_nsWalkSkipped, NULL, 0, 0, n, XPROB_HAS_OBSERVED);
 		}
-		return 0;
+		return xa_metadir_tree_check(ctx);
 	}
 	root->reached = 1;
 	root->parent = root->ino;
@@ -322,7 +322,8 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 			rc = report_names(ctx, &st, &unlinked);
 		xa_u64set_release(&unlinked);
 	}
-	return rc;
+	/* after the user's tree: a metadata file it names is its fault */
+	return rc ? rc : xa_metadir_tree_check(ctx);
 }
 
 /*
@@ -411,20 +412,4 @@ static int report_names(struct xa_ctx *ctx, const struct ns_state *st,
 		}
 	}
 	return 0;
-}
-
-/* The root of a metadata directory tree is an allocated directory marked
- * as a metadata file; the kernel refuses to mount without it. */
-static void check_metadir_root(struct xa_ctx *ctx)
-{
-	const struct xa_irec *r;
-	struct xa_loc loc = { XPROB_HAS_AG | XPROB_HAS_BYTE, 0, 0, 0, 0, "sb" };
-
-	if (!xfmt_geom_has_metadir(&ctx->geom))
-		return;
-	r = xa_irec_find(ctx, ctx->sb.metadirino);
-	if (r && is_dir_mode(r->mode) && r->metafile)
-		return;
-	xa_report(ctx, &loc, XP_nsMetadirRootLost, "metadirino", 0, ctx->sb.metadirino,
-		  XPROB_HAS_OBSERVED);
 }

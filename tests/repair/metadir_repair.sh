@@ -12,15 +12,15 @@
 # a block directory's inode core (its blocks stay), a quota inode named in
 # the superblock, a secondary's realtime group size, the realtime bitmap
 # flag on a file, the metadata flag on a file (with and without DAX), the
-# tree's root with an owner, a DMAPI state or without its immutable flag.
-# For each, `repair -o`
-# must exit 1 and give an OUT that xfs_repair 6.13 -n and our check find
-# clean, that the kernel mounts, in which every name of the clean image is
-# at its path with its inode, link count, size and (for a file) SHA-256;
-# xfs_repair 6.13's result on another copy is printed beside ours.  The
-# tree's root lost is not rebuilt: repair must end incomplete (exit 4)
-# naming it.  With a
-# realtime section (realtime groups: read, not rebuilt) repair is refused:
+# tree's root with an owner, a DMAPI state or without its immutable flag,
+# the tree's root lost (its inode zeroed), its entry naming a user's file,
+# its ".." naming the user's root, its link count wrong.  For each,
+# `repair -o` must exit 1 and give an OUT that xfs_repair 6.13 -n and our
+# check find clean, that the kernel mounts, in which every name of the clean
+# image is at its path with its inode, link count, size and (for a file)
+# SHA-256, and whose metadata tree's root names what the clean one names
+# (xfs_repair 6.13 empties it); xfs_repair 6.13's result on another copy is
+# printed beside ours.  With a realtime section (realtime groups: read, not rebuilt) repair is refused:
 # exit 8, a message naming the reason, no OUT.
 # Needs root, loop mounts and xfsprogs 6.13 (built on first use); skipped
 # otherwise.
@@ -68,6 +68,12 @@ tree() { # IMAGE OUT: every name of the mounted IMAGE with inode, links, size, h
 }
 tree "$img" "$TMPD/clean.tree" || fail "cannot mount the clean image"
 total=$(wc -l < "$TMPD/clean.tree")
+mdino=$("$cur/xfs_db" -r -c 'sb 0' -c 'print metadirino' "$img" | awk '{ print $3 }')
+mdroot() { # IMAGE: the names and inodes the metadata tree's root holds
+	"$cur/xfs_db" -r -c "inode $mdino" -c 'print u3' "$1" | grep -E 'name =|inumber|count'
+}
+mdroot "$img" > "$TMPD/clean.mdroot"
+grep -q 'rtgroups' "$TMPD/clean.mdroot" || fail "the clean tree's root names no rtgroups: $(cat "$TMPD/clean.mdroot")"
 
 # damage NAME XFS_DB-COMMANDS...: a copy with that damage, both tools' outputs judged.
 n=0
@@ -88,6 +94,8 @@ damage() {
 	[ "$("$cur/xfs_db" -r -c 'sb 0' -c 'print rbmino rsumino' "$TMPD/$name.ours" | awk '{ s = s $3 } END { print s }')" = 00 ] ||
 		fail "$name: the output's superblock names realtime inodes"
 	tree "$TMPD/$name.ours" "$TMPD/$name.tree" || fail "$name: the kernel does not mount our output"
+	mdroot "$TMPD/$name.ours" | cmp -s - "$TMPD/clean.mdroot" ||
+		fail "$name: the metadata tree's root is not as it was: $(mdroot "$TMPD/$name.ours" | tr '\n' ' ')"
 	ours=$(comm -12 "$TMPD/clean.tree" "$TMPD/$name.tree" | wc -l)
 	cp "$d" "$TMPD/$name.theirs"
 	"$cur/xfs_repair" "$TMPD/$name.theirs" > /dev/null 2>&1 ||
@@ -128,26 +136,19 @@ damage user-metaflag-dax -c "inode $fileino" -c "write v3.flags2 $(printf '0x%x'
 # A metadata file's core as the kernel wants it (xfs_repair 6.13 clears the
 # tree's root for these and reinitializes it): an owner, a DMAPI state, a
 # missing immutable flag on the tree's root.
-mdino=$("$cur/xfs_db" -r -c 'sb 0' -c 'print metadirino' "$img" | awk '{ print $3 }')
 damage metaroot-gid -c "inode $mdino" -c 'write core.gid 1000'
 damage metaroot-dmstate -c "inode $mdino" -c 'write core.dmstate 7'
 damage metaroot-immutable -c "inode $mdino" -c 'write core.immutable 0'
 
-# The tree's root itself lost (its inode zeroed): not rebuilt yet, so the
-# repair must end incomplete (exit 4) and say so, never pass off an output
-# the kernel cannot mount as repaired.
-cp "$img" "$TMPD/mdroot.img"
+# The tree's own namespace (xfs_repair 6.13 reinitializes the root, empty):
+# the root lost whole, its entry naming a user's file, its ".." the user's
+# root, its link count.  Ours is rebuilt with its entry back.
 mdbyte=$("$cur/xfs_db" -r -c "convert inode $mdino byte" "$img" | sed -n 's/.*(\([0-9]*\)).*/\1/p')
 [ -n "$mdbyte" ] || fail "xfs_db cannot place inode $mdino"
-dd if=/dev/zero of="$TMPD/mdroot.img" bs=512 seek=$((mdbyte / 512)) count=1 conv=notrunc 2> /dev/null
-cmp -s "$img" "$TMPD/mdroot.img" && fail "the metadir root's inode was not zeroed"
-"$X" check "$TMPD/mdroot.img" > "$TMPD/mdroot.chk" 2>&1
-grep -q 'nsMetadirRootLost' "$TMPD/mdroot.chk" || fail "check does not see the metadir root lost: $(tail -n 3 "$TMPD/mdroot.chk")"
-"$X" repair "$TMPD/mdroot.img" -o "$TMPD/mdroot.out" > "$TMPD/mdroot.rep" 2>&1
-rc=$?
-[ $rc -eq 4 ] || fail "repair without the metadir root exits $rc, not 4: $(tail -n 2 "$TMPD/mdroot.rep")"
-grep -q 'nsMetadirRootLost' "$TMPD/mdroot.rep" || fail "repair does not name what it left"
-rm -f "$TMPD/mdroot.img" "$TMPD/mdroot.out"
+damage metaroot-lost -c "daddr $((mdbyte / 512))" -c 'type data' -c 'write fill 0'
+damage metaroot-entry -c "inode $mdino" -c "write u3.sfdir3.list[0].inumber.i4 $fileino"
+damage metaroot-dotdot -c "inode $mdino" -c 'write u3.sfdir3.hdr.parent.i4 128'
+damage metaroot-nlink -c "inode $mdino" -c 'write core.nlinkv2 7'
 
 # A realtime section under the tree: refused, nothing written.
 rt=$TMPD/rt.img
