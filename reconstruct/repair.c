@@ -264,6 +264,41 @@ static void fix_rootino(struct xr_rp *rp)
 	}
 }
 
+/*
+ * The superblock's metadirino naming no metadata directory while the tree's
+ * root is elsewhere (sbMetadirInoWrong): the number the check found is
+ * written back (rp_plan_metadir then finds the tree whole).
+ */
+static void fix_metadirino(struct xr_rp *rp)
+{
+	struct xa_ctx *ctx = rp->ctx;
+	const struct xa_irec *r, *next;
+	uint64_t want = ctx->sb.rootino + 1;
+
+	for (size_t i = 0; i < ctx->findings.count; i++) {
+		const struct xa_finding *f = &ctx->findings.items[i];
+
+		if (f->p.code == XP_sbMetadirInoWrong && (f->p.has & XPROB_HAS_EXPECTED)) {
+			ctx->sb.metadirino = f->p.expected;
+			rp->sb_fixed = true;
+			return;
+		}
+	}
+	/* No root found anywhere, and the number names a user's inode: the
+	 * tree's root is made anew where mkfs puts it (and xfs_repair
+	 * computes it), after the user's root, when that slot is no one's. */
+	if (!xfmt_geom_has_metadir(&ctx->geom) || !xa_findings_have(&ctx->findings, XP_nsMetadirRootLost))
+		return;
+	r = xa_irec_find(ctx, ctx->sb.metadirino);
+	next = xa_irec_find(ctx, want);
+	if (!r || r->metafile || !xfmt_sb_ino_usable(&ctx->geom, ctx->sb.rootino) ||
+	    !xfmt_sb_ino_usable(&ctx->geom, want) || (next && !next->metafile) ||
+	    !rp_chunk_of(ctx, want))
+		return;
+	ctx->sb.metadirino = want;
+	rp->sb_fixed = true;
+}
+
 /* A fresh regular file at ino for a realtime inode mkfs would have made. */
 static int new_rt_inode(struct xr_rp *rp, uint64_t ino, uint16_t flags, int action)
 {
@@ -525,7 +560,7 @@ static int plan_superblocks(struct xr_rp *rp)
 		if (fam == FAM_SBCOPY)
 			what |= XR_SB_PRIMARY | XR_SB_SECONDARIES;
 	}
-	if (ctx->geom_source != XA_GEOM_PRIMARY || rp->root_fixed)
+	if (ctx->geom_source != XA_GEOM_PRIMARY || rp->root_fixed || rp->sb_fixed)
 		what |= XR_SB_PRIMARY;
 	for (uint32_t a = 0; a < ctx->nags; a++)
 		if (rp->ags[a].have_res)
@@ -770,6 +805,7 @@ int xr_repair_plan(struct xa_ctx *ctx, const struct xr_repair_opts *o, struct xr
 	}
 
 	fix_rootino(&rp);
+	fix_metadirino(&rp);
 	/* The inode phase first: a root whose core is garbage is cleared
 	 * there, then made anew here (the new core replaces the free one). */
 	rc = rp_plan_inodes(&rp);

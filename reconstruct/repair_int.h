@@ -80,6 +80,8 @@ struct xr_rp {
 	struct xa_u64set              dead;          /* slots of a chunk taken back that
 	                                                held no inode: written free */
 	bool                          root_fixed;    /* sb rootino recomputed */
+	bool                          sb_fixed;      /* another field of the primary set
+	                                                from what the check found */
 	bool                          zero_log;      /* the dirty log is discarded: asked
 	                                                for, or it holds no record */
 	/* v5 without rmapbt: directory data blocks found in unowned space, by

@@ -303,6 +303,12 @@ static int new_root(struct md *m, int action)
 
 	if (!rp_chunk_of(ctx, ino))
 		return XERR_UNSUPPORTED;
+	/* never over a user's inode the plan keeps (a superblock naming
+	 * the user's root as the tree's, with no tree root found) */
+	r = xa_irec_find(ctx, ino);
+	if (r && !r->metafile && (!xa_u64set_has(&m->rp->cleared, ino) ||
+				  xa_u64set_has(&m->rp->new_inodes, ino)))
+		return XERR_UNSUPPORTED;
 	buf = malloc(g->inodesize);
 	if (!buf)
 		return XERR_NOMEM;

@@ -168,21 +168,62 @@ static int walk(struct md_walk *w)
 	return 0;
 }
 
+static bool meta_dir(const struct xa_irec *r)
+{
+	return r && is_dir(r->mode) && r->metafile && !r->names;
+}
+
+/* Does metadata directory ino's ".." name itself, as the tree's root's does? */
+static bool names_itself(struct xa_ctx *ctx, uint64_t ino)
+{
+	struct xa_inode ip;
+	bool self = false;
+
+	if (xa_inode_read(ctx, ino, &ip) != 0)
+		return false;
+	if (ip.d.format == XFS_DINODE_FMT_LOCAL && ip.d.dfork_off + ip.d.dfork_size <= ip.len) {
+		struct xfmt_dir2_sf_hdr h;
+
+		self = xfmt_dir2_sf_hdr_decode(ip.raw + ip.d.dfork_off, ip.d.dfork_size, &h) == 0 &&
+		       h.parent == ino;
+	}
+	xa_inode_release(&ip);
+	return self;
+}
+
+uint64_t xa_metadir_root_guess(struct xa_ctx *ctx)
+{
+	uint64_t next = ctx->sb.rootino + 1;
+
+	if (xfmt_sb_ino_usable(&ctx->geom, ctx->sb.rootino) && meta_dir(xa_irec_find(ctx, next)))
+		return next;
+	for (size_t i = 0; i < ctx->nirecs; i++)
+		if (meta_dir(&ctx->irecs[i]) && names_itself(ctx, ctx->irecs[i].ino))
+			return ctx->irecs[i].ino;
+	return 0;
+}
+
 int xa_metadir_tree_check(struct xa_ctx *ctx)
 {
 	struct xa_loc sbloc = { XPROB_HAS_AG | XPROB_HAS_BYTE, 0, 0, 0, 0, "sb" };
-	const uint64_t root = ctx->sb.metadirino;
-	const struct xa_irec *r;
+	uint64_t root = ctx->sb.metadirino;
 	struct md_walk w;
 	int rc;
 
 	if (!xfmt_geom_has_metadir(&ctx->geom))
 		return 0;
-	r = xa_irec_find(ctx, root);
-	if (!r || !is_dir(r->mode) || !r->metafile) {
-		xa_report(ctx, &sbloc, XP_nsMetadirRootLost, "metadirino", 0, root,
-			  XPROB_HAS_OBSERVED);
-		return 0;
+	if (!meta_dir(xa_irec_find(ctx, root))) {
+		/* the superblock's number may be the damage, not the tree */
+		uint64_t guess = xa_metadir_root_guess(ctx);
+
+		if (!guess) {
+			xa_report(ctx, &sbloc, XP_nsMetadirRootLost, "metadirino", 0, root,
+				  XPROB_HAS_OBSERVED);
+			return 0;
+		}
+		xa_report(ctx, &sbloc, XP_sbMetadirInoWrong, "metadirino", guess, root,
+			  XPROB_HAS_EXPECTED | XPROB_HAS_OBSERVED);
+		root = guess;
 	}
 	memset(&w, 0, sizeof(w));
 	w.ctx = ctx;

@@ -20,4 +20,11 @@ struct xa_ctx;
  * the format findings of its directories' blocks).  0 or XERR_NOMEM. */
 int xa_metadir_tree_check(struct xa_ctx *ctx);
 
+/* Where the tree's root is when sb_metadirino names none: the inode after
+ * the user's root (where mkfs puts it, as xfs_repair computes it) when that
+ * is a metadata directory, else a metadata directory whose ".." names
+ * itself; 0 when neither is. */
+#include <stdint.h>
+uint64_t xa_metadir_root_guess(struct xa_ctx *ctx);
+
 #endif /* XA_METADIR_TREE_H */
