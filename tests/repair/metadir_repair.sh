@@ -14,7 +14,9 @@
 # flag on a file, the metadata flag on a file (with and without DAX), the
 # tree's root with an owner, a DMAPI state or without its immutable flag,
 # the tree's root lost (its inode zeroed), its entry naming a user's file,
-# its ".." naming the user's root, its link count wrong.  For each,
+# its ".." naming the user's root, its link count wrong, the superblock's
+# metadirino naming the user's root (with the tree's root lost too, and
+# not).  For each,
 # `repair -o` must exit 1 and give an OUT that xfs_repair 6.13 -n and our
 # check find clean, that the kernel mounts, in which every name of the clean
 # image is at its path with its inode, link count, size and (for a file)
@@ -149,6 +151,13 @@ damage metaroot-lost -c "daddr $((mdbyte / 512))" -c 'type data' -c 'write fill 
 damage metaroot-entry -c "inode $mdino" -c "write u3.sfdir3.list[0].inumber.i4 $fileino"
 damage metaroot-dotdot -c "inode $mdino" -c 'write u3.sfdir3.hdr.parent.i4 128'
 damage metaroot-nlink -c "inode $mdino" -c 'write core.nlinkv2 7'
+# The superblock's metadirino naming the user's root: the tree is found where
+# it is (sbMetadirInoWrong), or made anew after the user's root when its root
+# is lost too, never over the user's root.
+rootino=$("$cur/xfs_db" -r -c 'sb 0' -c 'print rootino' "$img" | awk '{ print $3 }')
+damage sb-metadirino -c 'sb 0' -c "write metadirino $rootino"
+damage sb-metadirino-rootlost -c 'sb 0' -c "write metadirino $rootino" \
+	-c "daddr $((mdbyte / 512))" -c 'type data' -c 'write fill 0'
 
 # A realtime section under the tree: refused, nothing written.
 rt=$TMPD/rt.img
