@@ -291,8 +291,10 @@ static void fix_metadirino(struct xr_rp *rp)
 		return;
 	r = xa_irec_find(ctx, ctx->sb.metadirino);
 	next = xa_irec_find(ctx, want);
-	if (!r || r->metafile || !xfmt_sb_ino_usable(&ctx->geom, ctx->sb.rootino) ||
-	    !xfmt_sb_ino_usable(&ctx->geom, want) || (next && !next->metafile) ||
+	if (!r || r->metafile || !(r->names || r->reached || r->ino == ctx->sb.rootino) ||
+	    !xfmt_sb_ino_usable(&ctx->geom, ctx->sb.rootino) ||
+	    !xfmt_sb_ino_usable(&ctx->geom, want) ||
+	    (next && !next->metafile && (next->names || next->reached)) ||
 	    !rp_chunk_of(ctx, want))
 		return;
 	ctx->sb.metadirino = want;

@@ -303,11 +303,11 @@ static int new_root(struct md *m, int action)
 
 	if (!rp_chunk_of(ctx, ino))
 		return XERR_UNSUPPORTED;
-	/* never over a user's inode the plan keeps (a superblock naming
-	 * the user's root as the tree's, with no tree root found) */
+	/* never over an inode of the user's tree (a superblock naming the
+	 * user's root as the tree's, with no tree root found); an unnamed
+	 * one there is the tree's root that lost its metadata flag */
 	r = xa_irec_find(ctx, ino);
-	if (r && !r->metafile && (!xa_u64set_has(&m->rp->cleared, ino) ||
-				  xa_u64set_has(&m->rp->new_inodes, ino)))
+	if (r && !r->metafile && (r->names || r->reached || ino == ctx->sb.rootino))
 		return XERR_UNSUPPORTED;
 	buf = malloc(g->inodesize);
 	if (!buf)
