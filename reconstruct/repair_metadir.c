@@ -64,6 +64,7 @@ struct md {
 	struct md_dir *dirs;
 	size_t         ndirs, cap;
 	struct xa_u64set named;
+	struct xa_u64set names;    /* (directory, name) pairs kept, hashed */
 	size_t         cur;
 	bool           new_root;
 	size_t         derived;
@@ -97,6 +98,22 @@ static int add_dir(struct md *m, uint64_t ino, uint64_t parent)
 	return 0;
 }
 
+/* A 64-bit hash of a name in directory dir (FNV-1a): a directory's names
+ * are told apart in one look-up whatever their number. */
+static uint64_t name_key(uint64_t dir, const uint8_t *name, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ dir;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ name[i]) * 0x100000001b3ull;
+	return h == UINT64_MAX ? 0 : h;
+}
+
+static bool name_taken(const struct md *m, size_t di, const uint8_t *name, size_t len)
+{
+	return xa_u64set_has(&m->names, name_key(m->dirs[di].ino, name, len));
+}
+
 static int add_ent(struct md *m, size_t di, uint64_t ino, const uint8_t *name, uint8_t namelen,
 		   bool derived)
 {
@@ -112,7 +129,8 @@ static int add_ent(struct md *m, size_t di, uint64_t ino, const uint8_t *name, u
 	memcpy(e->name, name, namelen);
 	e->ftype = xfmt_dir3_ftype_from_mode(r->mode);
 	e->derived = derived;
-	if (xa_u64set_add(&m->named, ino) < 0)
+	if (xa_u64set_add(&m->named, ino) < 0 ||
+	    xa_u64set_add(&m->names, name_key(d->ino, name, namelen)) < 0)
 		return XERR_NOMEM;
 	if (is_dir(r->mode)) {
 		d->subdirs++;
@@ -134,7 +152,8 @@ static int entry_cb(void *arg, const struct xfmt_dirent *de)
 		return 0;
 	r = live_meta(m, de->ino);
 	if (!r || de->ino == m->ctx->sb.metadirino || xa_u64set_has(&m->named, de->ino) ||
-	    !xfmt_dir2_name_ok(de->name, de->namelen)) {
+	    !xfmt_dir2_name_ok(de->name, de->namelen) ||
+	    name_taken(m, m->cur, de->name, de->namelen)) {
 		d->write = true;  /* the entry is dropped */
 		return 0;
 	}
@@ -181,26 +200,21 @@ static unsigned metatype(struct md *m, uint64_t ino, uint32_t *projid)
 	return t;
 }
 
-/* The directory of the tree named name below the root, or SIZE_MAX. */
+/* The directory of the tree named name below the root, or SIZE_MAX (names
+ * in a directory are unique: one entry matches at most). */
 static size_t named_dir(const struct md *m, const char *name)
 {
 	const struct md_dir *root = &m->dirs[0];
+	uint64_t ino = 0;
 
-	for (size_t k = 0; k < root->n; k++)
+	for (size_t k = 0; k < root->n && !ino; k++)
 		if (root->ents[k].namelen == strlen(name) &&
 		    !memcmp(root->ents[k].name, name, root->ents[k].namelen))
-			for (size_t d = 1; d < m->ndirs; d++)
-				if (m->dirs[d].ino == root->ents[k].ino)
-					return d;
+			ino = root->ents[k].ino;
+	for (size_t d = 1; ino && d < m->ndirs; d++)
+		if (m->dirs[d].ino == ino)
+			return d;
 	return SIZE_MAX;
-}
-
-static bool name_taken(const struct md_dir *d, const char *name)
-{
-	for (size_t k = 0; k < d->n; k++)
-		if (d->ents[k].namelen == strlen(name) && !memcmp(d->ents[k].name, name, d->ents[k].namelen))
-			return true;
-	return false;
 }
 
 /* What an unnamed metadata directory holds says what it is. */
@@ -240,13 +254,24 @@ static const char *dir_name(struct md *m, uint64_t ino)
  * (into the root), then the files (into the directory of their kind), so a
  * directory brought back takes its files.  Returns how many stay unnamed.
  */
-static int reattach(struct md *m, size_t *left)
+static int read_new_dirs(struct md *m, size_t *unread);
+
+static int reattach(struct md *m, size_t *left, size_t *unread)
 {
 	struct xa_ctx *ctx = m->ctx;
+	size_t qdir = SIZE_MAX, rdir = SIZE_MAX;
 	int rc;
 
 	*left = 0;
-	for (int pass = 0; pass < 2; pass++)
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			/* the directories brought back hold names too */
+			rc = read_new_dirs(m, unread);
+			if (rc)
+				return rc;
+			qdir = named_dir(m, "quota");
+			rdir = named_dir(m, "rtgroups");
+		}
 		for (size_t i = 0; i < ctx->nirecs; i++) {
 			const struct xa_irec *r = &ctx->irecs[i];
 			char name[32];
@@ -271,13 +296,13 @@ static int reattach(struct md *m, size_t *left)
 				static const char *const q[] = { "user", "group", "project" };
 
 				snprintf(name, sizeof(name), "%s", q[t - MT_USRQUOTA]);
-				di = named_dir(m, "quota");
+				di = qdir;
 			} else if (t == MT_RTBITMAP || t == MT_RTSUMMARY) {
 				snprintf(name, sizeof(name), "%" PRIu32 ".%s", projid,
 					 t == MT_RTBITMAP ? "bitmap" : "summary");
-				di = named_dir(m, "rtgroups");
+				di = rdir;
 			}
-			if (di == SIZE_MAX || name_taken(&m->dirs[di], name)) {
+			if (di == SIZE_MAX || name_taken(m, di, (const uint8_t *)name, strlen(name))) {
 				(*left)++;
 				continue;
 			}
@@ -287,6 +312,7 @@ static int reattach(struct md *m, size_t *left)
 			m->dirs[di].write = true;
 			m->derived++;
 		}
+	}
 	return 0;
 }
 
@@ -416,11 +442,27 @@ static bool has_tree_findings(const struct xa_ctx *ctx)
 	return false;
 }
 
+/* Read the directories of the model from *unread on (reading one adds its
+ * subdirectories after it); *unread is then past the last. */
+static int read_new_dirs(struct md *m, size_t *unread)
+{
+	for (; *unread < m->ndirs; (*unread)++) {
+		int rc = read_dir(m, *unread);
+
+		if (rc)
+			return rc;
+		if (m->dirs[*unread].dotdot != m->dirs[*unread].parent)
+			m->dirs[*unread].write = true;
+	}
+	return 0;
+}
+
 static int plan_tree(struct md *m, size_t *left)
 {
 	struct xa_ctx *ctx = m->ctx;
 	const uint64_t root = ctx->sb.metadirino;
 	const struct xa_irec *r = xa_irec_find(ctx, root);
+	size_t unread;
 	int rc;
 
 	m->new_root = !r || !is_dir(r->mode) || !r->metafile ||
@@ -429,16 +471,12 @@ static int plan_tree(struct md *m, size_t *left)
 	if (rc)
 		return rc;
 	m->dirs[0].write = m->new_root;
-	for (size_t di = 0; di < m->ndirs; di++) {
-		if (di == 0 && m->new_root)
-			continue;
-		rc = read_dir(m, di);
-		if (rc)
-			return rc;
-		if (m->dirs[di].dotdot != m->dirs[di].parent)
-			m->dirs[di].write = true;
-	}
-	rc = reattach(m, left);
+	unread = m->new_root ? 1 : 0;
+	rc = read_new_dirs(m, &unread);
+	if (!rc)
+		rc = reattach(m, left, &unread);
+	if (!rc)
+		rc = read_new_dirs(m, &unread);
 	if (rc)
 		return rc;
 	for (size_t di = 0; di < m->ndirs; di++) {
@@ -453,8 +491,9 @@ static int plan_tree(struct md *m, size_t *left)
 		const struct xa_finding *f = &ctx->findings.items[i];
 		bool of_dir;
 
+		/* (an orphan brought back is named, not rewritten) */
 		if (!(f->p.has & XPROB_HAS_INO) || xprob_severity_of(f->p.code) != XSEV_ERROR ||
-		    !tree_finding(m, f, &of_dir))
+		    f->p.code == XP_nsMetadirOrphan || !tree_finding(m, f, &of_dir))
 			continue;
 		for (size_t di = 0; di < m->ndirs; di++)
 			if (m->dirs[di].ino == f->p.ino)
@@ -523,5 +562,6 @@ out:
 		free(m.dirs[di].ents);
 	free(m.dirs);
 	xa_u64set_release(&m.named);
+	xa_u64set_release(&m.names);
 	return rc;
 }
