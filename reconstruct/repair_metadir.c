@@ -29,6 +29,8 @@
 #include "analyzer/model/dir.h"
 #include "analyzer/model/file.h"
 #include "analyzer/model/grow.h"
+#include "analyzer/model/xattr.h"
+#include "formats/attr.h"
 #include "formats/dinode.h"
 #include "formats/dinode_enc.h"
 #include "formats/dir2.h"
@@ -67,7 +69,8 @@ struct md {
 	struct xa_u64set names;    /* (directory, name) pairs kept, hashed */
 	size_t         cur;
 	bool           new_root;
-	size_t         derived;
+	size_t         derived;    /* files linked back under their type's name */
+	size_t         from_pptr;  /* ... under their parent pointer's */
 };
 
 static bool is_dir(uint16_t mode)
@@ -200,6 +203,52 @@ static unsigned metatype(struct md *m, uint64_t ino, uint32_t *projid)
 	return t;
 }
 
+/* The parent pointer of a metadata file (filesystems with parent pointers
+ * give the tree's files theirs too): the directory, its generation and the
+ * name; the first one that decodes. */
+struct md_pptr {
+	bool     found;
+	uint64_t parent;
+	uint32_t gen;
+	uint8_t  namelen;
+	uint8_t  name[256];
+};
+
+static int pptr_cb(void *arg, const struct xa_xattr *a)
+{
+	struct md_pptr *p = arg;
+
+	if (p->found || a->ns != XFMT_ATTR_NS_PARENT || !a->namelen || !a->value_complete ||
+	    xfmt_attr_pptr_decode(a->value, a->valuelen, &p->parent, &p->gen) != 0)
+		return 0;
+	p->found = true;
+	p->namelen = a->namelen;
+	memcpy(p->name, a->name, a->namelen);
+	return 0;
+}
+
+static bool read_pptr(struct md *m, uint64_t ino, struct md_pptr *p)
+{
+	struct xa_inode ip;
+
+	memset(p, 0, sizeof(*p));
+	if (!rp_has_pptrs(m->ctx) || rp_read_planned_inode(m->rp, ino, &ip) != 0)
+		return false;
+	if (ip.d.has_attr_fork)
+		(void)xa_xattr_iterate(m->ctx, &ip, NULL, pptr_cb, p, NULL);
+	xa_inode_release(&ip);
+	return p->found;
+}
+
+/* The model directory of inode ino, or SIZE_MAX. */
+static size_t dir_index(const struct md *m, uint64_t ino)
+{
+	for (size_t d = 0; d < m->ndirs; d++)
+		if (m->dirs[d].ino == ino)
+			return d;
+	return SIZE_MAX;
+}
+
 /* The directory of the tree named name below the root, or SIZE_MAX (names
  * in a directory are unique: one entry matches at most). */
 static size_t named_dir(const struct md *m, const char *name)
@@ -275,6 +324,7 @@ static int reattach(struct md *m, size_t *left, size_t *unread)
 		for (size_t i = 0; i < ctx->nirecs; i++) {
 			const struct xa_irec *r = &ctx->irecs[i];
 			char name[32];
+			struct md_pptr pp;
 			uint32_t projid = 0;
 			unsigned t;
 			size_t di;
@@ -285,6 +335,18 @@ static int reattach(struct md *m, size_t *left, size_t *unread)
 			t = metatype(m, r->ino, &projid);
 			di = SIZE_MAX;
 			name[0] = '\0';
+			if (read_pptr(m, r->ino, &pp) && xfmt_dir2_name_ok(pp.name, pp.namelen) &&
+			    (di = dir_index(m, pp.parent)) != SIZE_MAX &&
+			    !name_taken(m, di, pp.name, pp.namelen)) {
+				/* its own parent pointer names its place */
+				rc = add_ent(m, di, r->ino, pp.name, pp.namelen, false);
+				if (rc)
+					return rc;
+				m->dirs[di].write = true;
+				m->from_pptr++;
+				continue;
+			}
+			di = SIZE_MAX;
 			if (pass == 0 && t == MT_DIR) {
 				const char *n = dir_name(m, r->ino);
 
@@ -342,6 +404,16 @@ static int new_root(struct md *m, int action)
 	rc = xfmt_dinode_decode(buf, g->inodesize, g, &d);
 	if (!rc) {
 		xfmt_dinode_mark_metadata(buf, &d, MT_DIR);
+		/* the generation its children's parent pointers remember */
+		for (size_t i = 0; i < ctx->nirecs; i++) {
+			struct md_pptr pp;
+
+			if (ctx->irecs[i].ino != ino && live_meta(m, ctx->irecs[i].ino) &&
+			    read_pptr(m, ctx->irecs[i].ino, &pp) && pp.parent == ino) {
+				xfmt_dinode_put_gen(buf, pp.gen);
+				break;
+			}
+		}
 		xfmt_dinode_seal(buf, g, ino, m->rp->env.lsn);
 		rc = rp_write_inode(m->rp, action, ino, buf);
 	} else {
@@ -522,9 +594,11 @@ int rp_plan_metadir(struct xr_rp *rp)
 		goto out;
 	action = xr_plan_action(rp->plan, XR_ACT_REBUILD_METADIR, xfmt_geom_ino_agno(g, ctx->sb.metadirino),
 				ctx->sb.metadirino,
-				"metadata directory tree: %s, %zu director%s written%s",
+				"metadata directory tree: %s, %zu director%s written%s%s",
 				m.new_root ? "its root made anew" : "its root kept", nwrite,
 				nwrite == 1 ? "y" : "ies",
+				m.from_pptr ? "; files no entry named linked back where their "
+					      "parent pointers name them" : "",
 				m.derived ? "; files no entry named linked back under the name "
 					    "their metadata type gives (derived)" : "");
 	if (action < 0) {
