@@ -16,14 +16,15 @@
 # the tree's root lost (its inode zeroed), its entry naming a user's file,
 # its ".." naming the user's root, its link count wrong, the superblock's
 # metadirino naming the user's root (with the tree's root lost too, and
-# not).  For each,
+# not); on a filesystem with parent pointers too, the tree's root lost or its
+# entry bad, rebuilt with the generation and name those give.  For each,
 # `repair -o` must exit 1 and give an OUT that xfs_repair 6.13 -n and our
 # check find clean, that the kernel mounts, in which every name of the clean
 # image is at its path with its inode, link count, size and (for a file)
 # SHA-256, and whose metadata tree's root names what the clean one names
 # (xfs_repair 6.13 empties it); xfs_repair 6.13's result on another copy is
-# printed beside ours.  With a realtime section (realtime groups: read, not rebuilt) repair is refused:
-# exit 8, a message naming the reason, no OUT.
+# printed beside ours.  With a realtime section (realtime groups: read, not
+# rebuilt) repair is refused: exit 8, a message naming the reason, no OUT.
 # Needs root, loop mounts and xfsprogs 6.13 (built on first use); skipped
 # otherwise.
 . "$top_srcdir/tests/lib.sh"
@@ -158,6 +159,43 @@ rootino=$("$cur/xfs_db" -r -c 'sb 0' -c 'print rootino' "$img" | awk '{ print $3
 damage sb-metadirino -c 'sb 0' -c "write metadirino $rootino"
 damage sb-metadirino-rootlost -c 'sb 0' -c "write metadirino $rootino" \
 	-c "daddr $((mdbyte / 512))" -c 'type data' -c 'write fill 0'
+
+# With parent pointers the tree's files carry them too: the tree's root lost,
+# or its entry naming a user's file, is rebuilt with the generation and the
+# name they give (xfs_repair 6.13 -n checks both).
+pp=$TMPD/pp.img
+truncate -s 512M "$pp"
+"$cur/mkfs.xfs" -q -f -m metadir=1 -n parent=1 "$pp" > "$TMPD/mkfs.pp" 2>&1 ||
+	fail "mkfs.xfs 6.13 -m metadir=1 -n parent=1: $(cat "$TMPD/mkfs.pp")"
+mount -o loop "$pp" "$mnt" 2>/dev/null || fail "cannot mount the parent-pointer image"
+mkdir "$mnt/d" && (cd "$mnt/d" && awk 'BEGIN { for (i = 0; i < 30; i++) print "f" i }' | xargs touch) ||
+	{ umount "$mnt"; fail "populating the parent-pointer image"; }
+umount "$mnt" || fail "umount"
+ppmd=$("$cur/xfs_db" -r -c 'sb 0' -c 'print metadirino' "$pp" | awk '{ print $3 }')
+ppfile=$("$X" ls -l "$pp" /d | awk '$NF == "f0" { print $1 }')
+ppbyte=$("$cur/xfs_db" -r -c "convert inode $ppmd byte" "$pp" | sed -n 's/.*(\([0-9]*\)).*/\1/p')
+pproot() { # IMAGE: the tree's root: its generation, names and inodes
+	"$cur/xfs_db" -r -c "inode $ppmd" -c 'print core.gen u3' "$1" | grep -E 'gen|name =|inumber|count'
+}
+pproot "$pp" > "$TMPD/pp.root"
+for what in lost entry; do
+	cp "$pp" "$TMPD/pp.$what"
+	case $what in
+	lost) "$cur/xfs_db" -x -c "daddr $((ppbyte / 512))" -c 'type data' -c 'write fill 0' "$TMPD/pp.$what" ;;
+	entry) "$cur/xfs_db" -x -c "inode $ppmd" -c "write u3.sfdir3.list[0].inumber.i4 $ppfile" "$TMPD/pp.$what" ;;
+	esac > /dev/null 2>&1
+	cmp -s "$pp" "$TMPD/pp.$what" && fail "parent pointers, $what: the damage changed nothing"
+	"$X" repair -q "$TMPD/pp.$what" -o "$TMPD/pp.$what.out" > "$TMPD/pp.$what.rep" 2>&1
+	rc=$?
+	[ $rc -eq 1 ] || fail "parent pointers, $what: repair exits $rc: $(tail -n 2 "$TMPD/pp.$what.rep")"
+	"$cur/xfs_repair" -n "$TMPD/pp.$what.out" > "$TMPD/pp.$what.xrn" 2>&1 ||
+		fail "parent pointers, $what: xfs_repair 6.13 -n: $(grep -v '^ *-\|^Phase' "$TMPD/pp.$what.xrn" | head -n 3)"
+	pproot "$TMPD/pp.$what.out" | cmp -s - "$TMPD/pp.root" ||
+		fail "parent pointers, $what: the tree's root is not as it was: $(pproot "$TMPD/pp.$what.out" | tr '\n' ' ')"
+	echo "parent pointers, $what: the tree's root as it was, xfs_repair 6.13 -n clean"
+	rm -f "$TMPD/pp.$what" "$TMPD/pp.$what.out"
+done
+rm -f "$pp"
 
 # A realtime section under the tree: refused, nothing written.
 rt=$TMPD/rt.img
