@@ -241,10 +241,11 @@ static int note_ags(struct xr_rp *rp)
 }
 
 /*
- * The superblock's root inode must be a directory in use; when it is not,
- * the root is where mkfs puts it, the first inode of AG 0's first chunk,
- * as xfs_repair computes it, when that inode is a directory.  The planner's
- * copy of the superblock (written by the superblock phase) takes it.
+ * The superblock's root inode must be a directory in use, and not the
+ * metadata tree's; when it is not, the root is where mkfs puts it, the first
+ * inode of AG 0's first chunk, as xfs_repair computes it, when that inode is
+ * such a directory.  The planner's copy of the superblock (written by the
+ * superblock phase) takes it.
  */
 static void fix_rootino(struct xr_rp *rp)
 {
@@ -252,13 +253,13 @@ static void fix_rootino(struct xr_rp *rp)
 	const struct xa_irec *r = xa_irec_find(ctx, ctx->sb.rootino);
 	uint64_t want;
 
-	if (r && (r->mode & 0170000u) == 0040000u)
+	if (r && (r->mode & 0170000u) == 0040000u && !r->metafile)
 		return;
 	if (!ctx->nags || !ctx->ags[0].nchunks)
 		return;
 	want = xfmt_geom_ino(&ctx->geom, 0, ctx->ags[0].chunks[0].startino);
 	r = xa_irec_find(ctx, want);
-	if (r && (r->mode & 0170000u) == 0040000u) {
+	if (r && (r->mode & 0170000u) == 0040000u && !r->metafile) {
 		ctx->sb.rootino = want;
 		rp->root_fixed = true;
 	}

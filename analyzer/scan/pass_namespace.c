@@ -287,7 +287,8 @@ int xa_pass_namespace(struct xa_ctx *ctx)
 	/* needs no tree walk: judged even when there is no root to walk */
 	check_rt_inodes(ctx);
 	root = xa_irec_find(ctx, ctx->sb.rootino);
-	if (!root || !is_dir_mode(root->mode)) {
+	/* (the metadata tree's root is a directory, and never the user's) */
+	if (!root || !is_dir_mode(root->mode) || root->metafile) {
 		loc_inode(ctx, &st.loc, ctx->sb.rootino);
 		report(&st, XP_nsRootNotDir, "rootino", 0, 0, ctx->sb.rootino, XPROB_HAS_OBSERVED);
 		/* Say what was not done: silence would read as "no orphans". */
