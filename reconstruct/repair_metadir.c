@@ -481,18 +481,14 @@ static bool tree_finding(const struct md *m, const struct xa_finding *f, bool *o
 {
 	unsigned code = f->p.code;
 
-	*of_dir = false;
-	if (code >= XP_nsMetadirRootLost && code <= XP_nsMetadirOrphan)
+	bool own = code >= XP_nsMetadirRootLost && code <= XP_nsMetadirOrphan;
+
+	*of_dir = (f->p.has & XPROB_HAS_INO) && code != XP_nsMetadirOrphan &&
+		  dir_index(m, f->p.ino) != SIZE_MAX;
+	if (own)
 		return true;
-	if (!(f->p.has & XPROB_HAS_INO) ||
-	    (rp_family(code) != FAM_DIR && code != XP_nsDirIncomplete && code != XP_nsBadDot))
-		return false;
-	for (size_t d = 0; d < m->ndirs; d++)
-		if (m->dirs[d].ino == f->p.ino) {
-			*of_dir = true;
-			return true;
-		}
-	return false;
+	return *of_dir &&
+	       (rp_family(code) == FAM_DIR || code == XP_nsDirIncomplete || code == XP_nsBadDot);
 }
 
 static bool dir_written(const struct md *m, uint64_t ino)
@@ -613,8 +609,14 @@ int rp_plan_metadir(struct xr_rp *rp)
 		}
 	}
 	for (size_t di = 0; !rc && di < m.ndirs; di++)
-		if (m.dirs[di].write)
+		if (m.dirs[di].write) {
 			rc = write_dir(&m, di, action);
+			if (rc == XERR_UNSUPPORTED) {
+				/* no room for its blocks: its findings stay */
+				m.dirs[di].write = false;
+				rc = 0;
+			}
+		}
 	for (size_t di = 0; !rc && di < m.ndirs; di++)
 		for (size_t k = 0; !rc && k < m.dirs[di].n; k++)
 			if (m.dirs[di].ents[k].ftype != XFS_DIR3_FT_DIR)
