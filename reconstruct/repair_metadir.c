@@ -8,8 +8,10 @@
  * legal and which names a live metadata file no other entry named, its
  * file type taken from the inode.  The root, when it is lost or the inode
  * phase cleared it, is made anew as xfs_repair 6.13 reinitializes it (an
- * empty short-form directory, metadata flags, owner 0), and a metadata
- * file no kept entry names is linked back where its metadata type says:
+ * empty short-form directory, metadata flags, owner 0; the generation its
+ * children's parent pointers give, where they have them), and a metadata
+ * file no kept entry names is linked back where its own parent pointer puts
+ * it, under that name, else where its metadata type says:
  * directories below the root as "quota" or "rtgroups" by what they hold,
  * quota files into "quota" as "user", "group" or "project", realtime
  * bitmap and summary files into "rtgroups" as "N.bitmap" and "N.summary"
