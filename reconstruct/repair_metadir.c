@@ -303,17 +303,16 @@ static const char *dir_name(struct md *m, uint64_t ino)
 /*
  * Link back the live metadata files no kept entry names: directories first
  * (into the root), then the files (into the directory of their kind), so a
- * directory brought back takes its files.  Returns how many stay unnamed.
+ * directory brought back takes its files.
  */
 static int read_new_dirs(struct md *m, size_t *unread);
 
-static int reattach(struct md *m, size_t *left, size_t *unread)
+static int reattach(struct md *m, size_t *unread)
 {
 	struct xa_ctx *ctx = m->ctx;
 	size_t qdir = SIZE_MAX, rdir = SIZE_MAX;
 	int rc;
 
-	*left = 0;
 	for (int pass = 0; pass < 2; pass++) {
 		if (pass == 1) {
 			/* the directories brought back hold names too */
@@ -366,10 +365,9 @@ static int reattach(struct md *m, size_t *left, size_t *unread)
 					 t == MT_RTBITMAP ? "bitmap" : "summary");
 				di = rdir;
 			}
-			if (di == SIZE_MAX || name_taken(m, di, (const uint8_t *)name, strlen(name))) {
-				(*left)++;
+			/* no place to tell: it stays unnamed, its finding open */
+			if (di == SIZE_MAX || name_taken(m, di, (const uint8_t *)name, strlen(name)))
 				continue;
-			}
 			rc = add_ent(m, di, r->ino, (const uint8_t *)name, (uint8_t)strlen(name), true);
 			if (rc)
 				return rc;
@@ -527,7 +525,7 @@ static int read_new_dirs(struct md *m, size_t *unread)
 	return 0;
 }
 
-static int plan_tree(struct md *m, size_t *left)
+static int plan_tree(struct md *m)
 {
 	struct xa_ctx *ctx = m->ctx;
 	const uint64_t root = ctx->sb.metadirino;
@@ -544,7 +542,7 @@ static int plan_tree(struct md *m, size_t *left)
 	unread = m->new_root ? 1 : 0;
 	rc = read_new_dirs(m, &unread);
 	if (!rc)
-		rc = reattach(m, left, &unread);
+		rc = reattach(m, &unread);
 	if (!rc)
 		rc = read_new_dirs(m, &unread);
 	if (rc)
@@ -577,7 +575,7 @@ int rp_plan_metadir(struct xr_rp *rp)
 	struct xa_ctx *ctx = rp->ctx;
 	const struct xfmt_geom *g = &ctx->geom;
 	struct md m;
-	size_t left = 0, nwrite = 0;
+	size_t nwrite = 0;
 	int action = -1, rc;
 
 	if (!xfmt_geom_has_metadir(g) || !xfmt_sb_ino_usable(g, ctx->sb.metadirino))
@@ -585,7 +583,7 @@ int rp_plan_metadir(struct xr_rp *rp)
 	memset(&m, 0, sizeof(m));
 	m.rp = rp;
 	m.ctx = ctx;
-	rc = plan_tree(&m, &left);
+	rc = plan_tree(&m);
 	for (size_t di = 0; !rc && di < m.ndirs; di++)
 		nwrite += m.dirs[di].write;
 	if (rc || (!nwrite && !has_tree_findings(ctx)))
